@@ -1,0 +1,5 @@
+export * from "./engine/state.js";
+export * from "./todo/model.js";
+export * from "./todo/parse.js";
+export * from "./todo/summary.js";
+export * from "./types.js";

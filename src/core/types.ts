@@ -1,0 +1,352 @@
+/**
+ * The shared vocabulary of todo-continuation. Every layer (pure core, stores,
+ * runtime, hosts) speaks in these types, so they live in one file: reading it
+ * should tell you how the whole product fits together.
+ */
+
+// ---------------------------------------------------------------------------
+// Todos
+// ---------------------------------------------------------------------------
+
+/**
+ * One status model for every dialect. `blocked` carries a reason and never
+ * drives continuation: a list holding only blocked items parks, it does not nag.
+ */
+export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
+
+export const TODO_STATUSES: readonly TodoStatus[] = [
+  "pending",
+  "in_progress",
+  "completed",
+  "cancelled",
+  "blocked",
+];
+
+export type TodoPriority = "high" | "medium" | "low";
+
+export interface Todo {
+  content: string;
+  status: TodoStatus;
+  /** Stable identifier where the dialect has one (parley ids, Claude Code task ids). */
+  id?: string;
+  priority?: TodoPriority;
+  /** Phase name (pi dialect); phase order lives on the list. */
+  phase?: string;
+  /** Free-form notes, oldest first. */
+  notes?: string[];
+  /** Required when `status === "blocked"`. */
+  blockedReason?: string;
+  /** Present-tense label some hosts show while the item runs ("Running tests"). */
+  activeForm?: string;
+}
+
+export interface TodoList {
+  todos: Todo[];
+  /**
+   * Phase order, including phases that currently hold no tasks. Todos whose
+   * `phase` is not listed here are shown after the listed phases.
+   */
+  phases: string[];
+  /** Next numeric id the parley dialect hands out; ids are never reused within a list. */
+  nextId: number;
+}
+
+/** Counts and the canonical fingerprint of a list, computed once per list revision. */
+export interface TodoSummary {
+  total: number;
+  /** pending + in_progress: the only items that drive continuation. */
+  actionable: number;
+  blocked: number;
+  completed: number;
+  cancelled: number;
+  /** Not completed and not cancelled (actionable + blocked). */
+  incomplete: number;
+  /** SHA-256 (hex) of the canonical incomplete set; see `fingerprintIncomplete`. */
+  fingerprint: string;
+}
+
+// ---------------------------------------------------------------------------
+// Scopes: the durable identity a list hangs off
+// ---------------------------------------------------------------------------
+
+export type Origin =
+  | { kind: "tui" }
+  | {
+      kind: "channel";
+      adapter: string;
+      workspace: string | null;
+      chat: string;
+      thread: string | null;
+    }
+  | { kind: "cron"; jobId: string }
+  | { kind: "session"; host: string; sessionId: string }
+  | { kind: "subagent"; parent?: Origin }
+  | { kind: "system" };
+
+/**
+ * A resolved scope. `key` is a traversal-safe relative key whose only `/`
+ * separators are the ones the scheme intends; each component is encoded.
+ */
+export interface Scope {
+  key: string;
+  kind: "tui" | "channel" | "cron" | "session";
+}
+
+// ---------------------------------------------------------------------------
+// Turns and their outcomes
+// ---------------------------------------------------------------------------
+
+/**
+ * How the last assistant turn ended, normalized across hosts. `unknown` is the
+ * fail-closed value: anything a classifier does not recognize maps here and the
+ * engine refuses to inject after it.
+ */
+export type StopReason =
+  | "stop"
+  | "tool_use"
+  | "length"
+  | "error"
+  | "aborted"
+  | "context_overflow"
+  | "unknown";
+
+export interface TokenUsage {
+  /** Input tokens NOT served from cache. */
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Everything the provider billed or counted, cached input included. */
+  total: number;
+}
+
+export interface TurnOutcome {
+  turnId: string;
+  stopReason: StopReason;
+  endedAt: number;
+  usage: TokenUsage;
+  /** True when this turn was started by one of our nudges. */
+  injected: boolean;
+  /** The abort was caused by a process restart, not by the user. */
+  restartCaused: boolean;
+}
+
+// ---------------------------------------------------------------------------
+// Continuation state (persisted per scope)
+// ---------------------------------------------------------------------------
+
+/**
+ * An episode is the unit a budget applies to: it opens with the first nudge
+ * after a real user turn and ends only at the next real user turn.
+ */
+export interface Episode {
+  id: string;
+  startedAt: number;
+  /** Nudges injected in this episode. */
+  autoTurns: number;
+  /** Spend folded in from turn outcomes (see `TokenMode`). */
+  tokens: number;
+  /** Consecutive decisions that saw no progress. */
+  stagnation: number;
+  lastFingerprint: string | null;
+  /** Low-water mark of the incomplete count seen in this episode (strict progress). */
+  minIncomplete: number | null;
+  /** High-water mark of the completed count seen in this episode (strict progress). */
+  maxCompleted: number | null;
+  /** Turn ids whose spend has been folded in, so one outcome is never counted twice. */
+  lastCountedTurnId: string | null;
+  /** Consecutive failed deliveries (drives the cooldown). */
+  failures: number;
+  lastInjectionAt: number | null;
+  lastFailureAt: number | null;
+}
+
+/** A message queued for the model's next turn (user edits, failed writes, channel delivery). */
+export interface Reminder {
+  kind: "user-edit" | "write-failed" | "channel" | "custom";
+  text: string;
+  at: number;
+}
+
+export interface ContinuationState {
+  version: 1;
+  episode: Episode | null;
+  lastOutcome: TurnOutcome | null;
+  /** One-shot: the post-restart kick owns the next idle. */
+  restartKickArmed: boolean;
+  /** Durable: set by a user abort, cleared only by a real user turn. */
+  userAbortBlocked: boolean;
+  /** The user said stop; durable until resumed. */
+  stopped: boolean;
+  reminders: Reminder[];
+  /** When the last real user turn started (ms), or null. */
+  lastUserTurnAt: number | null;
+}
+
+// ---------------------------------------------------------------------------
+// Decision
+// ---------------------------------------------------------------------------
+
+export type SkipReason =
+  | "no-incomplete-todos"
+  | "only-blocked-todos"
+  | "restart-kick-suppressed"
+  | "user-abort-blocked"
+  | "continuation-stopped"
+  | "agent-excluded"
+  | "recovering"
+  | "background-work"
+  | "awaiting-user"
+  | "turn-not-safe"
+  | "max-auto-turns"
+  | "max-tokens"
+  | "max-wall-clock"
+  | "too-many-incomplete"
+  | "stagnation"
+  | "cooldown";
+
+/** Facts only the host knows at decision time. Absent means "no". */
+export interface HostSignals {
+  /** The agent is on a skip list, is plan/read-only, lacks write permission, or is a subagent. */
+  agentExcluded?: boolean;
+  /** A session-recovery routine is restoring state. */
+  recovering?: boolean;
+  /** Background tasks or subagents are running or pending. */
+  backgroundWork?: boolean;
+  /** An explicit question to the user is pending. */
+  awaitingUser?: boolean;
+}
+
+/** How turn spend is counted against `maxTokens`. */
+export type TokenMode =
+  /** output + uncached input + cache writes: a long cached context does not trip the budget. */
+  | "spend"
+  /** the provider's total, cached input included (seed 000's behaviour). */
+  | "total";
+
+/** How progress is judged between two decisions of one episode. */
+export type StagnationMode =
+  /** The canonical incomplete-set fingerprint changed (seed 000). */
+  | "fingerprint"
+  /** Only fewer incomplete or more completed items than ever before in the episode count. */
+  | "strict";
+
+export interface Limits {
+  maxAutoTurns: number;
+  maxTokens: number;
+  maxWallClockMs: number;
+  stagnationLimit: number;
+  stagnationMode: StagnationMode;
+  tokenMode: TokenMode;
+  /** Skip when more incomplete items than this remain (seed 003's threshold); null = no ceiling. */
+  maxIncomplete: number | null;
+  /** First cooldown after a failed delivery; doubles per consecutive failure. */
+  cooldownBaseMs: number;
+  cooldownMaxMs: number;
+}
+
+export interface DecisionInput {
+  state: ContinuationState;
+  summary: TodoSummary;
+  signals: HostSignals;
+  limits: Limits;
+  now: number;
+}
+
+/** Every decision returns the state to persist, whether it injects or skips. */
+export type Decision =
+  | { action: "inject"; state: ContinuationState; episode: Episode }
+  | { action: "skip"; reason: SkipReason; state: ContinuationState };
+
+// ---------------------------------------------------------------------------
+// Decision log
+// ---------------------------------------------------------------------------
+
+export interface DecisionLogEntry {
+  at: number;
+  action: "inject" | "skip";
+  reason: SkipReason | null;
+  episodeId: string | null;
+  autoTurns: number;
+  tokens: number;
+  stagnation: number;
+  actionable: number;
+  blocked: number;
+  /** Characters and estimated tokens of the nudge, when one was rendered. */
+  nudgeChars: number | null;
+  nudgeTokens: number | null;
+  /** What triggered it: "idle", "wake", "stop-hook", ... */
+  trigger: string;
+  /** Delivery outcome, appended after the fact for injects. */
+  delivered?: boolean;
+  note?: string;
+}
+
+// ---------------------------------------------------------------------------
+// Storage
+// ---------------------------------------------------------------------------
+
+export interface ScopeSnapshot {
+  todos: TodoList;
+  todosRevision: number;
+  state: ContinuationState;
+  stateRevision: number;
+}
+
+/**
+ * What a transaction wants written. Omitted documents are left untouched (and
+ * their revision does not move).
+ */
+export interface TransactionResult<R> {
+  todos?: TodoList;
+  state?: ContinuationState;
+  log?: DecisionLogEntry[];
+  result: R;
+}
+
+/**
+ * A store keeps, per scope, the todo list and the continuation state, each with
+ * a revision, plus a bounded decision log. `transact` is an atomic
+ * read-modify-write over both documents: no lost update and no double
+ * injection, within a process and across processes. The callback must be pure
+ * and synchronous (it may run more than once on stores that retry).
+ */
+export interface Store {
+  read(scope: Scope): Promise<ScopeSnapshot>;
+  transact<R>(scope: Scope, fn: (snapshot: ScopeSnapshot) => TransactionResult<R>): Promise<R>;
+  listScopes(): Promise<Scope[]>;
+  /** Newest last; at most `limit` entries (default: all kept). */
+  readLog(scope: Scope, limit?: number): Promise<DecisionLogEntry[]>;
+  /** Removes both documents and the log of a scope. */
+  deleteScope(scope: Scope): Promise<void>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Tools (dialects)
+// ---------------------------------------------------------------------------
+
+export type DialectName = "typeclaw" | "parley" | "pi";
+
+export interface ToolResult {
+  /** Text for the model. */
+  text: string;
+  isError: boolean;
+  /** Structured details for hosts and UIs. */
+  details: Record<string, unknown>;
+}
+
+/**
+ * A model-facing tool: its handler is pure, `(list, input) -> (list', result)`.
+ * A store calls it inside `transact`, so bad input never loses stored data:
+ * handlers return the input list unchanged on validation errors.
+ */
+export interface TodoTool {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12 compatible object schema) for the tool's input. */
+  inputSchema: Record<string, unknown>;
+  handler(list: TodoList, input: unknown): { list: TodoList; result: ToolResult };
+  /** Read-only tools never write (todo_read, todo_list). */
+  readOnly: boolean;
+}

@@ -1,0 +1,2 @@
+export * from "./core/index.js";
+export { MemoryStore } from "./store/memory/memory-store.js";

@@ -1,0 +1,120 @@
+import { emptyState, parseContinuationState } from "../../core/engine/state.js";
+import { emptyList } from "../../core/todo/model.js";
+import { parseTodoList } from "../../core/todo/parse.js";
+import type {
+  DecisionLogEntry,
+  Scope,
+  ScopeSnapshot,
+  Store,
+  TransactionResult,
+} from "../../core/types.js";
+
+/** Decision-log entries kept per scope unless told otherwise. */
+export const DEFAULT_LOG_LIMIT = 200;
+
+interface Entry {
+  scope: Scope;
+  todos: string;
+  todosRevision: number;
+  state: string;
+  stateRevision: number;
+  log: DecisionLogEntry[];
+}
+
+export interface MemoryStoreOptions {
+  logLimit?: number;
+}
+
+/**
+ * An in-process store for tests and short-lived runtimes. Documents are kept
+ * as JSON text so callers can never mutate stored state by reference, and go
+ * through the same fail-closed parsers as the file store.
+ */
+export class MemoryStore implements Store {
+  readonly #entries = new Map<string, Entry>();
+  readonly #logLimit: number;
+  #closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
+  }
+
+  #snapshot(scope: Scope): ScopeSnapshot {
+    const entry = this.#entries.get(scope.key);
+    if (!entry) {
+      return { todos: emptyList(), todosRevision: 0, state: emptyState(), stateRevision: 0 };
+    }
+    return {
+      todos: parseTodoList(JSON.parse(entry.todos)),
+      todosRevision: entry.todosRevision,
+      state: parseContinuationState(JSON.parse(entry.state)),
+      stateRevision: entry.stateRevision,
+    };
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error("MemoryStore: the store is closed");
+  }
+
+  async read(scope: Scope): Promise<ScopeSnapshot> {
+    this.#assertOpen();
+    return this.#snapshot(scope);
+  }
+
+  async transact<R>(
+    scope: Scope,
+    fn: (snapshot: ScopeSnapshot) => TransactionResult<R>,
+  ): Promise<R> {
+    this.#assertOpen();
+    // Synchronous from read to write: nothing can interleave on one event loop.
+    const snapshot = this.#snapshot(scope);
+    const out = fn(snapshot);
+    if (out.todos === undefined && out.state === undefined && !out.log?.length) return out.result;
+    const prev = this.#entries.get(scope.key);
+    const entry: Entry = prev ?? {
+      scope: { ...scope },
+      todos: JSON.stringify(emptyList()),
+      todosRevision: 0,
+      state: JSON.stringify(emptyState()),
+      stateRevision: 0,
+      log: [],
+    };
+    if (out.todos !== undefined) {
+      entry.todos = JSON.stringify(out.todos);
+      entry.todosRevision = snapshot.todosRevision + 1;
+    }
+    if (out.state !== undefined) {
+      entry.state = JSON.stringify(out.state);
+      entry.stateRevision = snapshot.stateRevision + 1;
+    }
+    if (out.log?.length) {
+      entry.log.push(...out.log.map((e) => ({ ...e })));
+      if (entry.log.length > this.#logLimit) entry.log.splice(0, entry.log.length - this.#logLimit);
+    }
+    this.#entries.set(scope.key, entry);
+    return out.result;
+  }
+
+  async listScopes(): Promise<Scope[]> {
+    this.#assertOpen();
+    return [...this.#entries.values()]
+      .map((e) => ({ ...e.scope }))
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
+
+  async readLog(scope: Scope, limit?: number): Promise<DecisionLogEntry[]> {
+    this.#assertOpen();
+    const log = this.#entries.get(scope.key)?.log ?? [];
+    const slice = limit === undefined ? log : log.slice(-limit);
+    return slice.map((e) => ({ ...e }));
+  }
+
+  async deleteScope(scope: Scope): Promise<void> {
+    this.#assertOpen();
+    this.#entries.delete(scope.key);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+}
