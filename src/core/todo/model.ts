@@ -43,3 +43,11 @@ export function orderedPhases(list: TodoList): string[] {
   }
   return out;
 }
+
+/**
+ * The list as the model should see it after a resume: finished items dropped,
+ * so an old session does not re-read a wall of completed work.
+ */
+export function withoutFinished(list: TodoList): TodoList {
+  return { ...list, todos: list.todos.filter((t) => isIncomplete(t.status)) };
+}

@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveScope } from "../core/scope/scope.js";
+import type { HostSignals, Scope, Todo } from "../core/types.js";
+import { MemoryStore } from "../store/memory/memory-store.js";
+import { IdleEnforcer } from "./enforcer.js";
+import { ContinuationRuntime, type Nudge } from "./runtime.js";
+
+const scopeFor = (sessionId: string): Scope | null =>
+  sessionId.startsWith("sub-") ? null : resolveScope({ kind: "session", host: "test", sessionId });
+
+const open: Todo[] = [
+  { content: "write the parser", status: "completed" },
+  { content: "write the tests", status: "pending" },
+];
+
+function setup(options: { countdownMs?: number; signals?: HostSignals } = {}) {
+  const store = new MemoryStore();
+  const runtime = new ContinuationRuntime({ store });
+  const delivered: { sessionId: string; nudge: Nudge; agent: string | undefined }[] = [];
+  const countdowns: string[] = [];
+  let todos: Todo[] = open;
+  const enforcer = new IdleEnforcer({
+    runtime,
+    scopeFor,
+    debounceMs: 5,
+    countdownMs: options.countdownMs ?? 0,
+    fetchTodos: async () => todos,
+    signals: () => options.signals ?? {},
+    onCountdown: (sessionId) => {
+      countdowns.push(sessionId);
+    },
+    deliver: async (sessionId, nudge, context) => {
+      delivered.push({ sessionId, nudge, agent: context.agent });
+    },
+  });
+  enforcers.push(enforcer);
+  return {
+    store,
+    runtime,
+    enforcer,
+    delivered,
+    countdowns,
+    setTodos: (next: Todo[]) => {
+      todos = next;
+    },
+  };
+}
+
+const enforcers: IdleEnforcer[] = [];
+afterEach(() => {
+  for (const e of enforcers.splice(0)) e.dispose();
+});
+
+/** A user prompt followed by an assistant answer that stopped: the usual shape of an early stop. */
+async function earlyStop(enforcer: IdleEnforcer, sessionId: string) {
+  await enforcer.userMessage(sessionId);
+  await enforcer.assistantMessage(sessionId, { agent: "build", stopReason: "stop" });
+}
+
+describe("IdleEnforcer", () => {
+  it("merges duplicate idles into one decision and preserves the agent", async () => {
+    const { enforcer, delivered } = setup();
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    enforcer.idle("s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]?.agent).toBe("build");
+    expect(delivered[0]?.nudge.text).toContain("write the tests");
+  });
+
+  it("an error's two idles do not loop: a token-limit error is not safe", async () => {
+    const { enforcer, delivered, store } = setup();
+    await earlyStop(enforcer, "s1");
+    await enforcer.error("s1", { name: "APIError", data: { message: "prompt is too long" } });
+    enforcer.idle("s1");
+    await enforcer.settle();
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+    const log = await store.readLog(scopeFor("s1") as Scope);
+    expect(log.every((e) => e.reason === "turn-not-safe")).toBe(true);
+  });
+
+  it("an abort blocks nudges until the user speaks again", async () => {
+    const { enforcer, delivered } = setup();
+    await earlyStop(enforcer, "s1");
+    await enforcer.error("s1", { name: "MessageAbortedError" });
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+  });
+
+  it("a user message during the countdown cancels the nudge", async () => {
+    const { enforcer, delivered, countdowns } = setup({ countdownMs: 200 });
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    while (countdowns.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await enforcer.userMessage("s1");
+    await enforcer.settle();
+    expect(countdowns).toEqual(["s1"]);
+    expect(delivered).toHaveLength(0);
+  });
+
+  it("a countdown that runs out delivers", async () => {
+    const { enforcer, delivered, countdowns } = setup({ countdownMs: 20 });
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(countdowns).toEqual(["s1"]);
+    expect(delivered).toHaveLength(1);
+  });
+
+  it("a deleted session leaves no timer and no state", async () => {
+    const { enforcer, delivered, store } = setup();
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    enforcer.deleted("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+    expect(enforcer.trackedSessions).toBe(0);
+    expect(await store.listScopes()).toEqual([]);
+  });
+
+  it("skips while background work runs, and logs why", async () => {
+    const { enforcer, delivered, store } = setup({ signals: { backgroundWork: true } });
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+    const log = await store.readLog(scopeFor("s1") as Scope);
+    expect(log.map((e) => e.reason)).toEqual(["background-work"]);
+  });
+
+  it("the idle after a compaction is not nudged", async () => {
+    const { enforcer, delivered } = setup();
+    await earlyStop(enforcer, "s1");
+    enforcer.compacted("s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+  });
+
+  it("nothing happens for sessions without a scope (subagents)", async () => {
+    const { enforcer, delivered, store } = setup();
+    await earlyStop(enforcer, "sub-1");
+    enforcer.idle("sub-1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+    expect(await store.listScopes()).toEqual([]);
+  });
+
+  it("an injected prompt is not a real user turn", async () => {
+    const { enforcer, delivered, setTodos } = setup();
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+    // The model answers the nudge without progress; our own prompt must not reset the episode.
+    await enforcer.userMessage("s1", { injected: true });
+    await enforcer.assistantMessage("s1", { stopReason: "stop", injected: true });
+    setTodos(open);
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+  });
+});

@@ -1,0 +1,293 @@
+import type { HostSignals, Scope, StopReason, Todo, TokenUsage } from "../core/types.js";
+import { classifyHostError } from "./classify.js";
+import type { ContinuationRuntime, IdleResult, Nudge } from "./runtime.js";
+
+export interface DeliveryContext {
+  /** Agent of the last assistant message, so a nudge never switches the agent. */
+  agent?: string;
+  /** Model of the last assistant message, likewise preserved. */
+  model?: unknown;
+}
+
+export interface IdleEnforcerOptions {
+  runtime: ContinuationRuntime;
+  scopeFor: (sessionId: string) => Scope | null;
+  deliver: (sessionId: string, nudge: Nudge, context: DeliveryContext) => Promise<void>;
+  /** Host-owned todos, refreshed into the store before each decision. */
+  fetchTodos?: (sessionId: string) => Promise<Todo[] | null>;
+  /** Background work, agent exclusion, pending questions: facts only the host knows. */
+  signals?: (sessionId: string) => HostSignals | Promise<HostSignals>;
+  /** Idle events closer together than this merge into one decision. Default 200 ms. */
+  debounceMs?: number;
+  /** Delay before a nudge is delivered, cancelled by any user activity. Default 0. */
+  countdownMs?: number;
+  /** Shows the countdown (a toast); called once with the full delay. */
+  onCountdown?: (sessionId: string, remainingMs: number) => void | Promise<void>;
+  /** Called with the result of every decision the enforcer ran. */
+  onResult?: (sessionId: string, result: IdleResult) => void;
+  /** Internal failures (the host stays up; nothing is injected). */
+  onError?: (sessionId: string, error: unknown) => void;
+  /** Sessions with no event for this long are forgotten. Default 30 minutes. */
+  sessionTtlMs?: number;
+  /** Remove a deleted session's stored list and state too. Default true. */
+  forgetDeletedSessions?: boolean;
+}
+
+/** Per-session bookkeeping. Kept small: a busy server tracks thousands of these. */
+interface Track {
+  /** Bumped by user activity, errors and deletion: in-flight work started earlier gives up. */
+  epoch: number;
+  debounce: NodeJS.Timeout | null;
+  cancelCountdown: (() => void) | null;
+  running: boolean;
+  /** Once per cycle: set after a delivery, cleared by the next assistant message. */
+  reminded: boolean;
+  compactionGuard: boolean;
+  recovering: boolean;
+  agent: string | undefined;
+  model: unknown;
+  lastSeen: number;
+}
+
+class CancelledDelivery extends Error {
+  constructor() {
+    super("the nudge was cancelled by user activity before delivery");
+    this.name = "CancelledDelivery";
+  }
+}
+
+/**
+ * The host-neutral idle enforcer (seeds 001 and 003) for hosts that emit
+ * session events. Host events go in; decisions go through the durable engine,
+ * so budgets, suppressors and the decision log apply exactly as elsewhere. The
+ * in-memory part only debounces, cancels and remembers the last agent/model.
+ */
+export class IdleEnforcer {
+  readonly #o: IdleEnforcerOptions;
+  readonly #tracks = new Map<string, Track>();
+  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #sweeper: NodeJS.Timeout;
+  #disposed = false;
+
+  constructor(options: IdleEnforcerOptions) {
+    this.#o = options;
+    const ttl = options.sessionTtlMs ?? 30 * 60_000;
+    this.#sweeper = setInterval(() => this.#prune(ttl), Math.max(1000, Math.floor(ttl / 2)));
+    this.#sweeper.unref();
+  }
+
+  /** Sessions currently tracked (for tests and memory benchmarks). */
+  get trackedSessions(): number {
+    return this.#tracks.size;
+  }
+
+  #track(sessionId: string): Track {
+    let track = this.#tracks.get(sessionId);
+    if (!track) {
+      track = {
+        epoch: 0,
+        debounce: null,
+        cancelCountdown: null,
+        running: false,
+        reminded: false,
+        compactionGuard: false,
+        recovering: false,
+        agent: undefined,
+        model: undefined,
+        lastSeen: 0,
+      };
+      this.#tracks.set(sessionId, track);
+    }
+    track.lastSeen = this.#o.runtime.now();
+    return track;
+  }
+
+  #cancelPending(track: Track): void {
+    if (track.debounce) clearTimeout(track.debounce);
+    track.debounce = null;
+    track.cancelCountdown?.();
+    track.cancelCountdown = null;
+    track.epoch++;
+  }
+
+  #spawn(sessionId: string, work: Promise<unknown>): void {
+    const guarded = work.catch((error) => this.#o.onError?.(sessionId, error));
+    this.#inflight.add(guarded);
+    void guarded.finally(() => this.#inflight.delete(guarded));
+  }
+
+  /** The session went idle. Debounced: duplicates within the window merge into one decision. */
+  idle(sessionId: string): void {
+    if (this.#disposed) return;
+    const track = this.#track(sessionId);
+    if (track.debounce) clearTimeout(track.debounce);
+    track.debounce = setTimeout(() => {
+      track.debounce = null;
+      this.#spawn(sessionId, this.#check(sessionId, track));
+    }, this.#o.debounceMs ?? 200);
+    track.debounce.unref();
+  }
+
+  /** The turn ended in an error: an interrupt blocks nudges; a token limit is not safe. */
+  async error(sessionId: string, error: unknown): Promise<void> {
+    const track = this.#track(sessionId);
+    this.#cancelPending(track);
+    const scope = this.#o.scopeFor(sessionId);
+    if (scope) await this.#o.runtime.turnEnded(scope, { stopReason: classifyHostError(error) });
+  }
+
+  /**
+   * A user message. A genuine one cancels any pending nudge and is a real user
+   * turn (new episode, abort block cleared); our own injected prompt is not.
+   */
+  async userMessage(sessionId: string, info: { injected?: boolean } = {}): Promise<void> {
+    const track = this.#track(sessionId);
+    if (info.injected) return;
+    this.#cancelPending(track);
+    track.reminded = false;
+    const scope = this.#o.scopeFor(sessionId);
+    if (scope) await this.#o.runtime.turnStarted(scope, { real: true });
+  }
+
+  /** An assistant message: remembers agent and model, resets the once-per-cycle guard, records the outcome. */
+  async assistantMessage(
+    sessionId: string,
+    info: {
+      agent?: string;
+      model?: unknown;
+      stopReason?: StopReason;
+      usage?: Partial<TokenUsage>;
+      turnId?: string;
+      injected?: boolean;
+    } = {},
+  ): Promise<void> {
+    const track = this.#track(sessionId);
+    if (info.agent !== undefined) track.agent = info.agent;
+    if (info.model !== undefined) track.model = info.model;
+    track.reminded = false;
+    const scope = this.#o.scopeFor(sessionId);
+    if (scope && info.stopReason) {
+      await this.#o.runtime.turnEnded(scope, {
+        stopReason: info.stopReason,
+        ...(info.usage ? { usage: info.usage } : {}),
+        ...(info.turnId ? { turnId: info.turnId } : {}),
+        ...(info.injected !== undefined ? { injected: info.injected } : {}),
+      });
+    }
+  }
+
+  /** After a compaction the next idle belongs to the summary turn, not to the todo list. */
+  compacted(sessionId: string): void {
+    this.#track(sessionId).compactionGuard = true;
+  }
+
+  /** Drops every timer and all in-memory state of the session (and, by default, its stored data). */
+  deleted(sessionId: string): void {
+    const track = this.#tracks.get(sessionId);
+    if (track) this.#cancelPending(track);
+    this.#tracks.delete(sessionId);
+    const scope = this.#o.scopeFor(sessionId);
+    if (scope && this.#o.forgetDeletedSessions !== false) {
+      this.#spawn(sessionId, this.#o.runtime.store.deleteScope(scope));
+    }
+  }
+
+  /** A session-recovery routine started or finished restoring this session. */
+  recovering(sessionId: string, active: boolean): void {
+    const track = this.#track(sessionId);
+    track.recovering = active;
+    if (active) this.#cancelPending(track);
+  }
+
+  /** Resolves when no timer, countdown or decision is pending (for tests and shutdown). */
+  async settle(): Promise<void> {
+    for (;;) {
+      const pendingTimer = [...this.#tracks.values()].some((t) => t.debounce !== null);
+      if (this.#inflight.size === 0 && !pendingTimer) return;
+      if (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    clearInterval(this.#sweeper);
+    for (const track of this.#tracks.values()) this.#cancelPending(track);
+    this.#tracks.clear();
+  }
+
+  #prune(ttlMs: number): void {
+    const cutoff = this.#o.runtime.now() - ttlMs;
+    for (const [id, track] of this.#tracks) {
+      const busy = track.running || track.debounce !== null || track.cancelCountdown !== null;
+      if (!busy && track.lastSeen < cutoff) this.#tracks.delete(id);
+    }
+  }
+
+  async #signals(sessionId: string, track: Track): Promise<HostSignals> {
+    const host = (await this.#o.signals?.(sessionId)) ?? {};
+    return track.recovering ? { ...host, recovering: true } : host;
+  }
+
+  /** Waits out the countdown; false when user activity cancelled it. */
+  #countdown(track: Track, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        track.cancelCountdown = null;
+        resolve(true);
+      }, ms);
+      timer.unref();
+      track.cancelCountdown = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+  }
+
+  /** One debounced idle: every condition is re-checked after each await and right before delivery. */
+  async #check(sessionId: string, track: Track): Promise<void> {
+    if (track.running || this.#disposed) return;
+    const scope = this.#o.scopeFor(sessionId);
+    if (!scope) return;
+    track.running = true;
+    const epoch = track.epoch;
+    const stale = () => this.#disposed || track.epoch !== epoch || !this.#tracks.has(sessionId);
+    try {
+      if (track.reminded) return;
+      if (this.#o.fetchTodos) {
+        const todos = await this.#o.fetchTodos(sessionId);
+        if (stale()) return;
+        if (todos) await this.#o.runtime.setTodos(scope, todos);
+      }
+      let signals = await this.#signals(sessionId, track);
+      if (track.compactionGuard) {
+        track.compactionGuard = false;
+        signals = { ...signals, recovering: true };
+      }
+      if (stale()) return;
+      const countdownMs = this.#o.countdownMs ?? 0;
+      if (countdownMs > 0 && !signals.recovering) {
+        const preview = await this.#o.runtime.explain(scope, signals);
+        if (stale()) return;
+        if (preview.decision.action === "inject") {
+          await this.#o.onCountdown?.(sessionId, countdownMs);
+          if (!(await this.#countdown(track, countdownMs)) || stale()) return;
+          signals = await this.#signals(sessionId, track);
+          if (stale()) return;
+        }
+      }
+      const result = await this.#o.runtime.runIdle(scope, {
+        signals,
+        trigger: "idle",
+        deliver: async (nudge) => {
+          if (stale()) throw new CancelledDelivery();
+          await this.#o.deliver(sessionId, nudge, { agent: track.agent, model: track.model });
+        },
+      });
+      if (result.action === "inject" && result.delivered) track.reminded = true;
+      this.#o.onResult?.(sessionId, result);
+    } finally {
+      track.running = false;
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export * from "./auto-clear.js";
+export * from "./classify.js";
+export * from "./enforcer.js";
+export * from "./runtime.js";
+export * from "./wake-loop.js";

@@ -1,0 +1,344 @@
+import { closeInstruction as dialectCloseInstruction } from "../core/dialects/index.js";
+import { decide } from "../core/engine/decide.js";
+import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
+import {
+  armRestartKick,
+  drainReminders,
+  onDeliveryFailed,
+  onDeliverySucceeded,
+  onRealUserTurn,
+  onTurnOutcome,
+  pushReminder,
+  setStopped,
+} from "../core/engine/transitions.js";
+import { estimateTokens, renderNudge } from "../core/nudge/index.js";
+import { emptyList } from "../core/todo/model.js";
+import { parseTodoList } from "../core/todo/parse.js";
+import { summarize } from "../core/todo/summary.js";
+import type {
+  ContinuationState,
+  Decision,
+  DecisionLogEntry,
+  DialectName,
+  Episode,
+  HostSignals,
+  Limits,
+  NudgeStyle,
+  Preset,
+  PresetName,
+  Reminder,
+  Scope,
+  ScopeSnapshot,
+  SkipReason,
+  StopReason,
+  Store,
+  Todo,
+  TodoList,
+  TodoSummary,
+  TodoTool,
+  TokenUsage,
+  ToolResult,
+} from "../core/types.js";
+import { completeUsage } from "./classify.js";
+
+/** What a scopeless caller (subagent, system task, unknown origin) gets from a todo tool. */
+export const NO_SCOPE_NOTICE =
+  "Todo tools are not available here: this session has no todo list of its own " +
+  "(subagents and system tasks report to their parent). Nothing was written.";
+
+export interface RuntimeOptions {
+  store: Store;
+  /** Named bundle of limits and timings; default "default". */
+  preset?: PresetName;
+  /** Overrides on top of the preset's limits (validated). */
+  limits?: Partial<Limits>;
+  nudgeStyle?: NudgeStyle;
+  /** Which tool dialect the nudge tells the model to use; default: the preset's. */
+  dialect?: DialectName;
+  /** Overrides the dialect's "how to close an item" line (hosts with their own tools). */
+  closeInstruction?: string;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+  /** Called after every decision is persisted (for host logging). */
+  onDecision?: (scope: Scope, entry: DecisionLogEntry) => void;
+}
+
+export interface Nudge {
+  text: string;
+  chars: number;
+  /** Estimated tokens (see `estimateTokens`). */
+  tokens: number;
+  episodeId: string;
+  /** The nudge's number within its episode (1 = first). */
+  autoTurn: number;
+}
+
+export type IdleResult =
+  | { action: "inject"; nudge: Nudge; delivered: boolean; error?: unknown }
+  | { action: "skip"; reason: SkipReason };
+
+export interface TurnEnd {
+  turnId?: string;
+  stopReason: StopReason;
+  usage?: Partial<TokenUsage>;
+  injected?: boolean;
+  restartCaused?: boolean;
+}
+
+export interface RunIdleOptions {
+  /** Hands the nudge to the model; throwing counts as a failed delivery. */
+  deliver: (nudge: Nudge) => Promise<void> | void;
+  signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
+  /** What caused this decision, for the log ("idle", "stop-hook", "wake", ...). */
+  trigger?: string;
+}
+
+let turnCounter = 0;
+
+/** A turn id unique within the process and unlikely to repeat across processes. */
+function freshTurnId(now: number): string {
+  turnCounter = (turnCounter + 1) % 1_000_000;
+  return `t${now.toString(36)}-${process.pid.toString(36)}-${turnCounter.toString(36)}`;
+}
+
+/**
+ * The stateful shell around the pure engine: it records turns, decides and
+ * persists atomically per scope, and only then delivers. Every method is a
+ * single `store.transact`, so outcome recording and the idle decision for one
+ * scope never race, within a process or across processes.
+ */
+export class ContinuationRuntime {
+  readonly store: Store;
+  readonly preset: Preset;
+  readonly limits: Limits;
+  readonly nudgeStyle: NudgeStyle;
+  readonly dialect: DialectName;
+  readonly closeInstruction: string;
+  readonly #now: () => number;
+  readonly #onDecision: RuntimeOptions["onDecision"];
+
+  constructor(options: RuntimeOptions) {
+    this.store = options.store;
+    this.preset = resolvePreset(options.preset);
+    this.limits = resolveLimits(this.preset.limits, options.limits);
+    this.nudgeStyle = options.nudgeStyle ?? this.preset.nudgeStyle;
+    this.dialect = options.dialect ?? this.preset.dialect;
+    this.closeInstruction = options.closeInstruction ?? dialectCloseInstruction(this.dialect);
+    this.#now = options.now ?? Date.now;
+    this.#onDecision = options.onDecision;
+  }
+
+  now(): number {
+    return this.#now();
+  }
+
+  async #updateState(scope: Scope, fn: (state: ContinuationState) => ContinuationState) {
+    await this.store.transact(scope, (snap) => ({ state: fn(snap.state), result: undefined }));
+  }
+
+  /** A real user turn resets the episode and clears the abort block; an injected one resets nothing. */
+  async turnStarted(scope: Scope, turn: { real: boolean; turnId?: string }): Promise<void> {
+    if (!turn.real) return;
+    const now = this.#now();
+    await this.#updateState(scope, (state) => onRealUserTurn(state, now));
+  }
+
+  /** Records how the last assistant turn ended; an abort blocks nudges unless a restart caused it. */
+  async turnEnded(scope: Scope, end: TurnEnd): Promise<void> {
+    const now = this.#now();
+    const outcome = {
+      turnId: end.turnId ?? freshTurnId(now),
+      stopReason: end.stopReason,
+      endedAt: now,
+      usage: completeUsage(end.usage),
+      injected: end.injected === true,
+      restartCaused: end.restartCaused === true,
+    };
+    await this.#updateState(scope, (state) => onTurnOutcome(state, outcome));
+  }
+
+  /** Arms the one-shot suppressor: the post-restart kick owns the next idle. */
+  async armRestartKick(scope: Scope): Promise<void> {
+    await this.#updateState(scope, armRestartKick);
+  }
+
+  /** The user's explicit stop: durable until `resume`. */
+  async stop(scope: Scope): Promise<void> {
+    await this.#updateState(scope, (state) => setStopped(state, true));
+  }
+
+  async resume(scope: Scope): Promise<void> {
+    await this.#updateState(scope, (state) => setStopped(state, false));
+  }
+
+  /** Replaces the list, for hosts that own the todo list themselves (Claude Code, OpenCode). */
+  async setTodos(scope: Scope, todos: Todo[] | TodoList): Promise<void> {
+    const next = Array.isArray(todos) ? { ...emptyList(), todos } : todos;
+    // Through the parser: a host's malformed entry is dropped, never trusted.
+    const list = parseTodoList(next);
+    await this.store.transact(scope, (snap) => ({
+      todos: { ...list, nextId: Math.max(list.nextId, snap.todos.nextId) },
+      result: undefined,
+    }));
+  }
+
+  /**
+   * Runs a dialect tool against the stored list inside one transaction. A
+   * failed write leaves the list as the tool returned it (unchanged, except
+   * for the pi dialect's documented partial apply) and queues a reminder so the
+   * model learns at its next turn that its progress is not recorded.
+   */
+  async callTool(scope: Scope | null, tool: TodoTool, input: unknown): Promise<ToolResult> {
+    if (scope === null) {
+      return { text: NO_SCOPE_NOTICE, isError: false, details: { noScope: true } };
+    }
+    const now = this.#now();
+    return this.store.transact(scope, (snap) => {
+      const { list, result } = tool.handler(snap.todos, input);
+      if (tool.readOnly) return { result };
+      const out: { todos?: TodoList; state?: ContinuationState; result: ToolResult } = { result };
+      if (list !== snap.todos) out.todos = list;
+      if (result.isError) {
+        out.state = pushReminder(snap.state, {
+          kind: "write-failed",
+          text: `Your last ${tool.name} call failed, so the todo list may not show your progress. Fix the call and retry: ${firstLine(result.text)}`,
+          at: now,
+        });
+      }
+      return out;
+    });
+  }
+
+  #render(list: TodoList, episode: Episode): Nudge {
+    const text = renderNudge(this.nudgeStyle, list, {
+      closeInstruction: this.closeInstruction,
+      episode,
+      limits: this.limits,
+    });
+    return {
+      text,
+      chars: text.length,
+      tokens: estimateTokens(text),
+      episodeId: episode.id,
+      autoTurn: episode.autoTurns,
+    };
+  }
+
+  #decide(snap: ScopeSnapshot, signals: HostSignals, now: number) {
+    const summary = summarize(snap.todos);
+    const decision = decide({ state: snap.state, summary, signals, limits: this.limits, now });
+    const nudge = decision.action === "inject" ? this.#render(snap.todos, decision.episode) : null;
+    return { summary, decision, nudge };
+  }
+
+  /** Dry run: what the engine would decide now. Writes nothing (the one-shot kick is not consumed). */
+  async explain(
+    scope: Scope,
+    signals: HostSignals = {},
+  ): Promise<{ decision: Decision; summary: TodoSummary; nudge: Nudge | null }> {
+    const snap = await this.store.read(scope);
+    return this.#decide(snap, signals, this.#now());
+  }
+
+  /**
+   * The idle path. Decides and persists in one transaction (the store's lock
+   * makes the decision see the latest state, so concurrent idles for one scope
+   * inject once), THEN delivers. A crash between the two can only waste one
+   * budget slot; it can never deliver twice.
+   */
+  async runIdle(scope: Scope, options: RunIdleOptions): Promise<IdleResult> {
+    const signals =
+      typeof options.signals === "function" ? await options.signals() : (options.signals ?? {});
+    const trigger = options.trigger ?? "idle";
+    const now = this.#now();
+    const { decision, nudge, entry } = await this.store.transact(scope, (snap) => {
+      const made = this.#decide(snap, signals, now);
+      const entry = logEntry(made.decision, made.summary, made.nudge, trigger, now);
+      return { state: made.decision.state, log: [entry], result: { ...made, entry } };
+    });
+    this.#onDecision?.(scope, entry);
+    if (decision.action === "skip") return { action: "skip", reason: decision.reason };
+    if (nudge === null) throw new Error("runIdle: an inject decision rendered no nudge");
+    try {
+      await options.deliver(nudge);
+    } catch (error) {
+      await this.#recordDelivery(scope, nudge, error);
+      return { action: "inject", nudge, delivered: false, error };
+    }
+    await this.#recordDelivery(scope, nudge, null);
+    return { action: "inject", nudge, delivered: true };
+  }
+
+  async #recordDelivery(scope: Scope, nudge: Nudge, error: unknown): Promise<void> {
+    const now = this.#now();
+    if (error === null) {
+      await this.#updateState(scope, onDeliverySucceeded);
+      return;
+    }
+    const failure: DecisionLogEntry = {
+      at: now,
+      action: "delivery-failed",
+      reason: null,
+      episodeId: nudge.episodeId,
+      autoTurns: nudge.autoTurn,
+      tokens: 0,
+      stagnation: 0,
+      actionable: 0,
+      blocked: 0,
+      nudgeChars: nudge.chars,
+      nudgeTokens: nudge.tokens,
+      trigger: "delivery",
+      delivered: false,
+      note: firstLine(error instanceof Error ? error.message : String(error)),
+    };
+    await this.store.transact(scope, (snap) => ({
+      state: onDeliveryFailed(snap.state, now),
+      log: [failure],
+      result: undefined,
+    }));
+    this.#onDecision?.(scope, failure);
+  }
+
+  async pushReminder(scope: Scope, reminder: { kind: Reminder["kind"]; text: string }) {
+    const now = this.#now();
+    await this.#updateState(scope, (state) => pushReminder(state, { ...reminder, at: now }));
+  }
+
+  /** Takes every queued reminder, oldest first, for the model's next turn. */
+  async drainReminders(scope: Scope): Promise<Reminder[]> {
+    return this.store.transact(scope, (snap) => {
+      if (snap.state.reminders.length === 0) return { result: [] };
+      const { state, reminders } = drainReminders(snap.state);
+      return { state, result: reminders };
+    });
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+function logEntry(
+  decision: Decision,
+  summary: TodoSummary,
+  nudge: Nudge | null,
+  trigger: string,
+  now: number,
+): DecisionLogEntry {
+  const episode = decision.state.episode;
+  return {
+    at: now,
+    action: decision.action,
+    reason: decision.action === "skip" ? decision.reason : null,
+    episodeId: episode?.id ?? null,
+    autoTurns: episode?.autoTurns ?? 0,
+    tokens: episode?.tokens ?? 0,
+    stagnation: episode?.stagnation ?? 0,
+    actionable: summary.actionable,
+    blocked: summary.blocked,
+    nudgeChars: nudge?.chars ?? null,
+    nudgeTokens: nudge?.tokens ?? null,
+    trigger,
+  };
+}

@@ -1,0 +1,110 @@
+import type { HostSignals, Scope, SkipReason, StopReason, TokenUsage } from "../core/types.js";
+import type { ContinuationRuntime, Nudge } from "./runtime.js";
+
+/**
+ * Re-entries allowed per activation, shared by every kind of runtime nudge
+ * (todo continuation, a reply nudge, a subagent-completion nudge), so they can
+ * never ping-pong one another into a loop. Fresh input resets it.
+ */
+export class WakeBudget {
+  #used = 0;
+  constructor(readonly max: number) {
+    if (!Number.isSafeInteger(max) || max < 0) {
+      throw new Error(`WakeBudget: max must be a non-negative integer (got ${String(max)})`);
+    }
+  }
+  get used(): number {
+    return this.#used;
+  }
+  get remaining(): number {
+    return Math.max(0, this.max - this.#used);
+  }
+  /** Takes one re-entry; false when the budget is spent. */
+  take(): boolean {
+    if (this.#used >= this.max) return false;
+    this.#used++;
+    return true;
+  }
+  /** Fresh input (a human message, a peer reply, a cron kick) starts a new activation. */
+  reset(): void {
+    this.#used = 0;
+  }
+}
+
+export interface TurnReport {
+  stopReason: StopReason;
+  usage?: Partial<TokenUsage>;
+  /** The session is waiting on a human, a peer or an approval: do not re-enter. */
+  parked?: boolean;
+}
+
+export interface WakeLoopOptions {
+  runtime: ContinuationRuntime;
+  scope: Scope;
+  /** Runs one model turn; `nudge` is null for the activation's first turn. */
+  runTurn: (input: { nudge: Nudge | null }) => Promise<TurnReport>;
+  /** Default: the runtime preset's `maxWakeCycles` (25 for parley). */
+  maxWakeCycles?: number;
+  /** A budget shared with other nudges of this activation; created when absent. */
+  budget?: WakeBudget;
+  signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
+}
+
+/**
+ * Why the loop yielded. `idle`: actionable todos remain (resumes on fresh
+ * input); `dormant`: nothing actionable is open; `parked`: the turn said it
+ * waits on someone.
+ */
+export type WakeState = "idle" | "dormant" | "parked";
+
+export interface WakeLoopResult {
+  state: WakeState;
+  /** Re-entries made after the first turn. */
+  cycles: number;
+  /** The engine's last skip reason, or null if the loop ended for another cause. */
+  lastSkip: SkipReason | null;
+}
+
+/**
+ * The wake loop (seed 002) for runtimes that own their loop: run a turn; while
+ * actionable todos remain, the session is not parked, the shared budget lasts
+ * and the engine says inject, run another turn with the nudge. The caller
+ * records the real user turn that started the activation.
+ */
+export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopResult> {
+  const { runtime, scope } = options;
+  const budget =
+    options.budget ?? new WakeBudget(options.maxWakeCycles ?? runtime.preset.maxWakeCycles);
+  let nudge: Nudge | null = null;
+  let cycles = 0;
+  for (;;) {
+    const report = await options.runTurn({ nudge });
+    await runtime.turnEnded(scope, {
+      stopReason: report.stopReason,
+      injected: nudge !== null,
+      ...(report.usage ? { usage: report.usage } : {}),
+    });
+    if (report.parked) return { state: "parked", cycles, lastSkip: null };
+    const summary = (await runtime.explain(scope)).summary;
+    if (summary.actionable === 0) return { state: "dormant", cycles, lastSkip: null };
+    if (budget.remaining === 0) return { state: "idle", cycles, lastSkip: null };
+    const result = await runtime.runIdle(scope, {
+      trigger: "wake",
+      ...(options.signals ? { signals: options.signals } : {}),
+      // Delivery here is handing the nudge to the next turn, which the budget must allow.
+      deliver: () => {
+        if (!budget.take()) throw new Error("wake budget spent");
+      },
+    });
+    if (result.action === "skip") {
+      const state: WakeState =
+        result.reason === "no-incomplete-todos" || result.reason === "only-blocked-todos"
+          ? "dormant"
+          : "idle";
+      return { state, cycles, lastSkip: result.reason };
+    }
+    if (!result.delivered) return { state: "idle", cycles, lastSkip: null };
+    nudge = result.nudge;
+    cycles++;
+  }
+}
