@@ -1,0 +1,27 @@
+/** Percentile by nearest rank on a copy; `p` in 0..100. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error("percentile: no values");
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+export interface RunStats {
+  /** Median across runs of each run's p50. */
+  p50: number;
+  /** Median across runs of each run's p99. */
+  p99: number;
+  /** (max - min) / median of the per-run p50s: how much the runs disagree. */
+  spread: number;
+  runs: number;
+}
+
+/** Summarizes several runs of per-iteration samples. */
+export function summarizeRuns(runs: readonly (readonly number[])[]): RunStats {
+  if (runs.length === 0) throw new Error("summarizeRuns: no runs");
+  const p50s = runs.map((r) => percentile(r, 50));
+  const p99s = runs.map((r) => percentile(r, 99));
+  const p50 = percentile(p50s, 50);
+  const spread = p50 === 0 ? 0 : (Math.max(...p50s) - Math.min(...p50s)) / p50;
+  return { p50, p99: percentile(p99s, 50), spread, runs: runs.length };
+}

@@ -1,0 +1,162 @@
+import { resolveScope } from "../core/scope/scope.js";
+import type { PresetName, Scope, Todo } from "../core/types.js";
+import { MemoryStore } from "../store/memory/memory-store.js";
+import type { Behaviour } from "./behaviours.js";
+import {
+  EnginePolicy,
+  NaiveEnforcer,
+  NoContinuation,
+  OncePerCycle,
+  type Policy,
+} from "./policies.js";
+import { createRandom, randomInt } from "./random.js";
+
+export const POLICY_NAMES = [
+  "none",
+  "naive",
+  "once-per-cycle",
+  "typeclaw",
+  "parley",
+  "omo",
+  "pi",
+  "default",
+] as const;
+export type PolicyName = (typeof POLICY_NAMES)[number];
+
+/** A run stops here even if the policy would go on: that is a runaway. */
+export const MAX_STEPS = 200;
+const TURN_MS = 60_000;
+
+export interface RunMetrics {
+  completed: number;
+  completable: number;
+  nudges: number;
+  wastedNudges: number;
+  longestUnproductiveRun: number;
+  nudgeTokens: number;
+  violations: number;
+  /** What each violation was, for the report. */
+  violationKinds: string[];
+}
+
+function makePolicy(name: PolicyName, clock: () => number, runIndex: number): Policy {
+  if (name === "none") return new NoContinuation();
+  if (name === "naive") return new NaiveEnforcer();
+  if (name === "once-per-cycle") return new OncePerCycle();
+  const scope = resolveScope({ kind: "session", host: "sim", sessionId: `run-${runIndex}` });
+  return new EnginePolicy(name as PresetName, new MemoryStore(), scope as Scope, clock);
+}
+
+function completedCount(todos: Todo[]): number {
+  return todos.filter((t) => t.status === "completed").length;
+}
+
+/**
+ * One simulated session: the user's turn, then idles the policy answers, until
+ * the policy stops nudging (or the step cap calls it a runaway). The world
+ * keeps the truth the policy is judged against: whether the user aborted,
+ * whether a question or background work is pending, whether a restart's kick
+ * already owns the next turn.
+ */
+export async function simulateRun(
+  behaviour: Behaviour,
+  policyName: PolicyName,
+  seed: number,
+  runIndex: number,
+): Promise<RunMetrics> {
+  const random = createRandom(seed);
+  const total = randomInt(random, 6, 12);
+  const todos: Todo[] = Array.from({ length: total }, (_, i) => ({
+    content: `Item ${i + 1} of the plan`,
+    status: i === 0 ? "in_progress" : "pending",
+  }));
+  let now = 1_700_000_000_000;
+  const policy = makePolicy(policyName, () => now, runIndex);
+  const m: RunMetrics = {
+    completed: 0,
+    completable: behaviour.completable(total),
+    nudges: 0,
+    wastedNudges: 0,
+    longestUnproductiveRun: 0,
+    nudgeTokens: 0,
+    violations: 0,
+    violationKinds: [],
+  };
+  let userAborted = false;
+  let asking = false;
+  let backgroundUntil = 0;
+  let bestCompleted = 0;
+  let unproductive = 0;
+  const violate = (kind: string) => {
+    m.violations++;
+    m.violationKinds.push(kind);
+  };
+
+  /** Runs one agent turn; returns true when the process crashed at its end. */
+  const runTurn = async (turn: number, injected: boolean): Promise<boolean> => {
+    const result = behaviour.turn({
+      todos,
+      turn,
+      backgroundRunning: now < backgroundUntil,
+      random,
+    });
+    now += TURN_MS;
+    if (result.userAborts) userAborted = true;
+    if (result.asks) asking = true;
+    if (result.startsBackgroundMs) backgroundUntil = now + result.startsBackgroundMs;
+    await policy.turnEnded(result.stopReason, result.usage, injected, result.crashes === true);
+    return result.crashes === true;
+  };
+
+  await policy.userTurn();
+  let crashed = await runTurn(0, false);
+  bestCompleted = completedCount(todos);
+  let turn = 1;
+  for (let step = 0; step < MAX_STEPS; step++) {
+    if (crashed) {
+      // The host restarts and sends its own kick; the kick owns the first idle.
+      await policy.restarted();
+      const doubled = await policy.idle({ todos, signals: {}, now });
+      if (doubled !== null) {
+        violate("nudged on top of the restart kick");
+        m.nudges++;
+        m.nudgeTokens += doubled;
+      }
+      crashed = await runTurn(turn++, false);
+      bestCompleted = Math.max(bestCompleted, completedCount(todos));
+      continue;
+    }
+    const background = now < backgroundUntil;
+    const tokens = await policy.idle({
+      todos,
+      signals: { backgroundWork: background, awaitingUser: asking },
+      now,
+    });
+    if (tokens === null) {
+      if (background) {
+        // The host wakes the session when the background work finishes.
+        now = backgroundUntil;
+        continue;
+      }
+      break;
+    }
+    m.nudges++;
+    m.nudgeTokens += tokens;
+    if (userAborted) violate("nudged after the user aborted");
+    if (asking) violate("nudged while a question to the user was pending");
+    if (background) violate("nudged while background work ran");
+    crashed = await runTurn(turn++, true);
+    const completed = completedCount(todos);
+    if (completed > bestCompleted) {
+      bestCompleted = completed;
+      unproductive = 0;
+    } else {
+      m.wastedNudges++;
+      unproductive++;
+      m.longestUnproductiveRun = Math.max(m.longestUnproductiveRun, unproductive);
+    }
+    if (step === MAX_STEPS - 1) violate(`still nudging after ${MAX_STEPS} steps (runaway)`);
+  }
+  m.completed = Math.min(m.completable, completedCount(todos));
+  return m;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { BEHAVIOURS } from "./behaviours.js";
+import { checkTargets, simulate } from "./simulate.js";
+
+describe("policy simulation", () => {
+  it("is deterministic for a seed", async () => {
+    const options = { seed: 7, runs: 2, policies: ["naive", "default"] as const };
+    expect(await simulate(options)).toEqual(await simulate(options));
+  });
+
+  it("the default policy meets every target on a small sample", async () => {
+    const rows = await simulate({ seed: 3, runs: 3 });
+    const misses = checkTargets(rows).filter((c) => !c.ok);
+    expect(misses).toEqual([]);
+  });
+
+  it("the baselines show the failures the engine guards against", async () => {
+    const rows = await simulate({
+      seed: 3,
+      runs: 2,
+      behaviours: BEHAVIOURS.filter((b) =>
+        ["never-progressing", "aborted-run", "lazy-stopper"].includes(b.name),
+      ),
+      policies: ["none", "naive", "default"],
+    });
+    const row = (b: string, p: string) => rows.find((r) => r.behaviour === b && r.policy === p);
+    // The naive enforcer runs away on an agent that never progresses...
+    expect(row("never-progressing", "naive")?.violationKinds.join()).toMatch(/runaway/);
+    // ...and nudges after the user pressed Esc.
+    expect(row("aborted-run", "naive")?.violationKinds.join()).toMatch(/aborted/);
+    // No continuation leaves a lazy agent's list unfinished.
+    expect(row("lazy-stopper", "none")?.completion).toBeLessThan(0.5);
+    expect(row("lazy-stopper", "default")?.completion).toBe(1);
+  });
+});

@@ -1,0 +1,129 @@
+import { BEHAVIOURS, type Behaviour } from "./behaviours.js";
+import { POLICY_NAMES, type PolicyName, simulateRun } from "./run.js";
+
+export interface SimRow {
+  behaviour: string;
+  policy: PolicyName;
+  /** Completed / completable items over all runs (1 when nothing was completable). */
+  completion: number;
+  /** Mean per run. */
+  nudges: number;
+  /** Mean per run: nudges after which the agent completed nothing new. */
+  wastedNudges: number;
+  /** Worst run: most consecutive wasted nudges. */
+  longestUnproductiveRun: number;
+  /** Mean per run, estimated tokens of the nudges sent. */
+  nudgeTokens: number;
+  /** Total over all runs. */
+  violations: number;
+  /** Items the agent could complete over all runs (0 for agents that never progress). */
+  completable: number;
+  /** Worst run's wasted nudges (the per-episode figure the targets speak of). */
+  maxWastedNudges: number;
+  violationKinds: string[];
+}
+
+export interface SimOptions {
+  seed: number;
+  runs: number;
+  behaviours?: readonly Behaviour[];
+  policies?: readonly PolicyName[];
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Every behaviour against every policy, `runs` seeded runs per pair. Deterministic. */
+export async function simulate(options: SimOptions): Promise<SimRow[]> {
+  const rows: SimRow[] = [];
+  const behaviours = options.behaviours ?? BEHAVIOURS;
+  for (const [b, behaviour] of behaviours.entries()) {
+    for (const policy of options.policies ?? POLICY_NAMES) {
+      let completed = 0;
+      let completable = 0;
+      let nudges = 0;
+      let wasted = 0;
+      let maxWasted = 0;
+      let longest = 0;
+      let tokens = 0;
+      let violations = 0;
+      const kinds = new Set<string>();
+      for (let r = 0; r < options.runs; r++) {
+        // The same seed per (behaviour, run) for every policy: they face identical agents.
+        const seed = (options.seed * 1_000_003 + b * 7_919 + r) >>> 0;
+        const m = await simulateRun(behaviour, policy, seed, r);
+        completed += m.completed;
+        completable += m.completable;
+        nudges += m.nudges;
+        wasted += m.wastedNudges;
+        maxWasted = Math.max(maxWasted, m.wastedNudges);
+        longest = Math.max(longest, m.longestUnproductiveRun);
+        tokens += m.nudgeTokens;
+        violations += m.violations;
+        for (const kind of m.violationKinds) kinds.add(kind);
+      }
+      rows.push({
+        behaviour: behaviour.name,
+        policy,
+        completion: completable === 0 ? 1 : round2(completed / completable),
+        nudges: round2(nudges / options.runs),
+        wastedNudges: round2(wasted / options.runs),
+        longestUnproductiveRun: longest,
+        nudgeTokens: Math.round(tokens / options.runs),
+        violations,
+        completable,
+        maxWastedNudges: maxWasted,
+        violationKinds: [...kinds],
+      });
+    }
+  }
+  return rows;
+}
+
+export interface TargetCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const STUCK = ["never-progressing", "reworder", "toggler"];
+
+/** The issue's targets for the project's default policy, checked on the rows. */
+export function checkTargets(rows: SimRow[]): TargetCheck[] {
+  const of = (behaviour: string, policy: string) =>
+    rows.find((r) => r.behaviour === behaviour && r.policy === policy);
+  const checks: TargetCheck[] = [];
+  const lazy = of("lazy-stopper", "default");
+  if (lazy) {
+    checks.push({
+      name: "lazy-stopper completion >= 95%",
+      ok: lazy.completion >= 0.95,
+      detail: `${Math.round(lazy.completion * 100)}%`,
+    });
+  }
+  for (const behaviour of STUCK) {
+    const row = of(behaviour, "default");
+    if (row) {
+      checks.push({
+        name: `${behaviour}: <= 1 wasted nudge per stuck episode`,
+        ok: row.maxWastedNudges <= 1,
+        detail: `worst run ${row.maxWastedNudges}`,
+      });
+    }
+  }
+  const defaults = rows.filter((r) => r.policy === "default");
+  const violations = defaults.reduce((s, r) => s + r.violations, 0);
+  checks.push({ name: "0 violations", ok: violations === 0, detail: String(violations) });
+  for (const row of defaults) {
+    const baselines = rows.filter(
+      (r) =>
+        r.behaviour === row.behaviour && ["none", "naive", "once-per-cycle"].includes(r.policy),
+    );
+    const best = Math.max(...baselines.map((r) => r.completion));
+    checks.push({
+      name: `${row.behaviour}: completion within 2 points of the best baseline`,
+      ok: row.completion >= best - 0.02,
+      detail: `${Math.round(row.completion * 100)}% vs ${Math.round(best * 100)}%`,
+    });
+  }
+  return checks;
+}
