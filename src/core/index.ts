@@ -1,3 +1,4 @@
+export * from "./dialects/index.js";
 export * from "./engine/state.js";
 export * from "./todo/model.js";
 export * from "./todo/parse.js";
