@@ -1,5 +1,6 @@
 export * from "./dialects/index.js";
-export * from "./engine/state.js";
+export * from "./engine/index.js";
+export * from "./nudge/index.js";
 export * from "./todo/model.js";
 export * from "./todo/parse.js";
 export * from "./todo/summary.js";

@@ -159,6 +159,12 @@ export interface Episode {
   failures: number;
   lastInjectionAt: number | null;
   lastFailureAt: number | null;
+  /**
+   * The turn outcome the latest nudge answered: the next nudge needs a newer
+   * one, so duplicate idles for one turn never inject twice. A failed delivery
+   * clears it (that outcome is still unanswered). Absent in older documents.
+   */
+  answeredTurnId?: string | null;
 }
 
 /** A message queued for the model's next turn (user edits, failed writes, channel delivery). */
@@ -243,6 +249,28 @@ export interface Limits {
   /** First cooldown after a failed delivery; doubles per consecutive failure. */
   cooldownBaseMs: number;
   cooldownMaxMs: number;
+  /** Consecutive failed deliveries after which the episode stops trying (skip `cooldown`). */
+  maxDeliveryFailures: number;
+}
+
+/** Which nudge text a preset renders (seeds 000, 002 and 003 respectively). */
+export type NudgeStyle = "system-block" | "inline-list" | "status-directive";
+
+export type PresetName = "default" | "typeclaw" | "parley" | "omo" | "pi";
+
+/** A named bundle of engine limits and runtime timings, one per seed system plus ours. */
+export interface Preset {
+  name: PresetName;
+  description: string;
+  limits: Limits;
+  nudgeStyle: NudgeStyle;
+  dialect: DialectName;
+  /** Idle events within this window merge into one decision. */
+  debounceMs: number;
+  /** Delay before a nudge is delivered, cancellable by any user activity; 0 = none. */
+  countdownMs: number;
+  /** Wake-loop re-entries per activation (shared with other runtime nudges). */
+  maxWakeCycles: number;
 }
 
 export interface DecisionInput {
@@ -264,7 +292,8 @@ export type Decision =
 
 export interface DecisionLogEntry {
   at: number;
-  action: "inject" | "skip";
+  /** `delivery-failed` follows an `inject` whose delivery threw; it is not a second nudge. */
+  action: "inject" | "skip" | "delivery-failed";
   reason: SkipReason | null;
   episodeId: string | null;
   autoTurns: number;

@@ -79,6 +79,10 @@ export function parseEpisode(raw: unknown): Episode | null {
   const failures = count(raw.failures);
   const lastInjectionAt = nullable(raw.lastInjectionAt, time);
   const lastFailureAt = nullable(raw.lastFailureAt, time);
+  // Newer than the other fields: absent reads as null (no nudge to guard), but
+  // a present value of the wrong type still drops the episode.
+  const answeredTurnId =
+    raw.answeredTurnId === undefined ? null : nullable(raw.answeredTurnId, str);
   if (
     id === undefined ||
     id === "" ||
@@ -92,7 +96,8 @@ export function parseEpisode(raw: unknown): Episode | null {
     lastCountedTurnId === undefined ||
     failures === undefined ||
     lastInjectionAt === undefined ||
-    lastFailureAt === undefined
+    lastFailureAt === undefined ||
+    answeredTurnId === undefined
   ) {
     return null;
   }
@@ -109,6 +114,7 @@ export function parseEpisode(raw: unknown): Episode | null {
     failures,
     lastInjectionAt,
     lastFailureAt,
+    answeredTurnId,
   };
 }
 

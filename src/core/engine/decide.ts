@@ -1,0 +1,164 @@
+import type {
+  ContinuationState,
+  Decision,
+  DecisionInput,
+  Episode,
+  HostSignals,
+  SkipReason,
+  StopReason,
+  TodoSummary,
+  TurnOutcome,
+} from "../types.js";
+import { budgetSkip } from "./budgets.js";
+import { inCooldown } from "./cooldown.js";
+import { foldSpend } from "./spend.js";
+import { judgeStagnation } from "./stagnation.js";
+
+/**
+ * Turn endings after which a nudge may follow. `length` (the reply was cut at
+ * the output limit) is safe: the agent stopped mid-work, which is exactly what
+ * a nudge is for, and repeats stay bounded by the turn, spend and stagnation
+ * budgets. `error` (an API error) is not: errors repeat, and nudging into one
+ * is how loops of hundreds of nudges happen. `aborted`, `context_overflow` and
+ * `unknown` are never safe.
+ */
+export const SAFE_STOP_REASONS: readonly StopReason[] = ["stop", "tool_use", "length"];
+
+/** Host signals, in ladder order. Absent, null or false is "no"; any other value is "yes". */
+const SIGNAL_CHECKS: readonly [keyof HostSignals, SkipReason][] = [
+  ["agentExcluded", "agent-excluded"],
+  ["recovering", "recovering"],
+  ["backgroundWork", "background-work"],
+  ["awaitingUser", "awaiting-user"],
+];
+
+/**
+ * The outcome a nudge may answer: present, safe, and not already answered by
+ * the latest nudge (a second idle for the same turn must not nudge again).
+ */
+export function isSafeOutcome(
+  outcome: TurnOutcome | null | undefined,
+  episode: Episode | null | undefined,
+): boolean {
+  if (outcome == null || !SAFE_STOP_REASONS.includes(outcome.stopReason)) return false;
+  return episode?.answeredTurnId == null || outcome.turnId !== episode.answeredTurnId;
+}
+
+/**
+ * A new episode's id: derived from the time it opens. One scope opens at most
+ * one episode per real user turn, so ids do not repeat within a scope.
+ */
+export function episodeId(now: number): string {
+  return `ep-${Math.max(0, Math.trunc(now)).toString(36)}`;
+}
+
+function openEpisode(now: number, outcome: TurnOutcome): Episode {
+  return {
+    id: episodeId(now),
+    startedAt: now,
+    autoTurns: 0,
+    tokens: 0,
+    stagnation: 0,
+    lastFingerprint: null,
+    minIncomplete: null,
+    maxCompleted: null,
+    // The turn that ended before the first nudge is the user's: not charged.
+    lastCountedTurnId: outcome.turnId,
+    failures: 0,
+    lastInjectionAt: null,
+    lastFailureAt: null,
+    answeredTurnId: null,
+  };
+}
+
+/** The episode after one more nudge: counters up, progress marks moved to the list as it is now. */
+function afterNudge(
+  episode: Episode,
+  summary: TodoSummary,
+  stagnation: number,
+  outcome: TurnOutcome,
+  now: number,
+): Episode {
+  return {
+    ...episode,
+    autoTurns: Math.min(Number.MAX_SAFE_INTEGER, episode.autoTurns + 1),
+    stagnation,
+    lastFingerprint: summary.fingerprint,
+    minIncomplete:
+      episode.minIncomplete === null
+        ? summary.incomplete
+        : Math.min(episode.minIncomplete, summary.incomplete),
+    maxCompleted:
+      episode.maxCompleted === null
+        ? summary.completed
+        : Math.max(episode.maxCompleted, summary.completed),
+    lastInjectionAt: now,
+    answeredTurnId: outcome.turnId,
+  };
+}
+
+/**
+ * Decides whether to nudge now. Pure: no I/O, no clock, no randomness, and the
+ * input is never mutated. The skip ladder is first-match-wins, in this order:
+ *
+ *  1. `no-incomplete-todos`, `only-blocked-todos`
+ *  2. `restart-kick-suppressed`
+ *  3. `user-abort-blocked`  4. `continuation-stopped`  5. `agent-excluded`
+ *  6. `recovering`, `background-work`  7. `awaiting-user`  8. `turn-not-safe`
+ *  9. `max-auto-turns`, `max-tokens`, `max-wall-clock`, `too-many-incomplete`
+ * 10. `stagnation`  11. `cooldown`
+ *
+ * then `inject`. The returned `state` is what to persist either way:
+ * - the last outcome's spend is folded into the episode first, on every
+ *   decision, exactly once per outcome;
+ * - the restart kick is consumed by the first decision that gets past step 1
+ *   while it is armed, and that decision skips with it as the reason. A
+ *   decision stopped at step 1 leaves it armed: no nudge was due, so the
+ *   kick has not yet stood in for one.
+ * Nothing else is written on a skip, so deciding twice on the same inputs
+ * gives the same answer.
+ *
+ * Every ambiguity skips: counts that are not positive numbers read as nothing
+ * to do, comparisons against limits are written so NaN skips, and a host
+ * signal counts as set unless it is absent, null or false.
+ */
+export function decide(input: DecisionInput): Decision {
+  const { summary, signals, limits, now } = input;
+  if (typeof now !== "number" || !Number.isFinite(now)) {
+    throw new Error(`decide: now must be a finite number of milliseconds, got ${String(now)}`);
+  }
+  let state: ContinuationState = input.state;
+  const folded = foldSpend(state.episode, state.lastOutcome, limits.tokenMode);
+  if (folded !== state.episode) state = { ...state, episode: folded };
+  const skip = (reason: SkipReason): Decision => ({ action: "skip", reason, state });
+
+  if (!(summary.incomplete > 0)) return skip("no-incomplete-todos");
+  if (!(summary.actionable > 0)) return skip("only-blocked-todos");
+  if (state.restartKickArmed) {
+    state = { ...state, restartKickArmed: false };
+    return skip("restart-kick-suppressed");
+  }
+  if (state.userAbortBlocked) return skip("user-abort-blocked");
+  if (state.stopped) return skip("continuation-stopped");
+  for (const [signal, reason] of SIGNAL_CHECKS) {
+    const value: unknown = signals?.[signal];
+    if (value !== undefined && value !== null && value !== false) return skip(reason);
+  }
+  const episode = state.episode ?? null;
+  const outcome = state.lastOutcome;
+  if (outcome == null || !isSafeOutcome(outcome, episode)) return skip("turn-not-safe");
+  const budget = budgetSkip(episode, summary, limits, now);
+  if (budget !== null) return skip(budget);
+  const verdict = judgeStagnation(episode, summary, limits);
+  if (verdict.stagnant) return skip("stagnation");
+  if (inCooldown(episode, limits, now)) return skip("cooldown");
+
+  const next = afterNudge(
+    episode ?? openEpisode(now, outcome),
+    summary,
+    verdict.count,
+    outcome,
+    now,
+  );
+  return { action: "inject", state: { ...state, episode: next }, episode: next };
+}

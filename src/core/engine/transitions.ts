@@ -1,0 +1,202 @@
+import type {
+  ContinuationState,
+  Reminder,
+  StopReason,
+  TokenMode,
+  TokenUsage,
+  TurnOutcome,
+} from "../types.js";
+import { foldSpend } from "./spend.js";
+import { MAX_REMINDERS, STOP_REASONS } from "./state.js";
+
+/**
+ * The pure state changes around a decision. Each returns a new state and
+ * never mutates its input; bad input throws an error naming the field, before
+ * anything changes, so a caller's store keeps what it had.
+ */
+
+const REMINDER_KINDS: readonly Reminder["kind"][] = [
+  "user-edit",
+  "write-failed",
+  "channel",
+  "custom",
+];
+const USAGE_FIELDS: readonly (keyof TokenUsage)[] = [
+  "input",
+  "output",
+  "cacheRead",
+  "cacheWrite",
+  "total",
+];
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return "an array";
+  return value === null ? "null" : typeof value === "object" ? "an object" : String(value);
+}
+
+function checkTime(where: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new Error(`${where} must be a finite, non-negative time in ms, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function checkOutcome(raw: unknown): TurnOutcome {
+  const where = "onTurnOutcome: outcome";
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new Error(`${where} must be an object, got ${describe(raw)}`);
+  }
+  const o = raw as Record<string, unknown>;
+  if (typeof o.turnId !== "string" || o.turnId === "") {
+    throw new Error(`${where}.turnId must be a non-empty string, got ${describe(o.turnId)}`);
+  }
+  if (typeof o.stopReason !== "string" || !STOP_REASONS.includes(o.stopReason as StopReason)) {
+    throw new Error(
+      `${where}.stopReason must be one of ${STOP_REASONS.join(", ")}, got ${describe(o.stopReason)}`,
+    );
+  }
+  const endedAt = checkTime(`${where}.endedAt`, o.endedAt);
+  // Missing usage (or a missing field of it) is 0; a present field must be a count.
+  const rawUsage = o.usage === undefined ? {} : o.usage;
+  if (typeof rawUsage !== "object" || rawUsage === null || Array.isArray(rawUsage)) {
+    throw new Error(`${where}.usage must be an object, got ${describe(rawUsage)}`);
+  }
+  const usage = {} as TokenUsage;
+  for (const field of USAGE_FIELDS) {
+    const value = (rawUsage as Record<string, unknown>)[field] ?? 0;
+    if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+      throw new Error(
+        `${where}.usage.${field} must be a non-negative number of tokens, got ${describe(value)}`,
+      );
+    }
+    // Stored figures stay safe integers, or the parser would drop the outcome.
+    usage[field] = Math.min(Number.MAX_SAFE_INTEGER, Math.ceil(value));
+  }
+  for (const flag of ["injected", "restartCaused"] as const) {
+    if (typeof o[flag] !== "boolean") {
+      throw new Error(`${where}.${flag} must be a boolean, got ${describe(o[flag])}`);
+    }
+  }
+  return {
+    turnId: o.turnId,
+    stopReason: o.stopReason as StopReason,
+    endedAt,
+    usage,
+    injected: o.injected as boolean,
+    restartCaused: o.restartCaused as boolean,
+  };
+}
+
+/**
+ * A real user turn: the only event that ends an episode. It also lifts the
+ * user-abort block and forgets the previous turn's outcome, so an idle that
+ * arrives before this turn reports its own outcome cannot nudge on a stale one.
+ */
+export function onRealUserTurn(state: ContinuationState, now: number): ContinuationState {
+  checkTime("onRealUserTurn: now", now);
+  return {
+    ...state,
+    episode: null,
+    lastOutcome: null,
+    userAbortBlocked: false,
+    lastUserTurnAt: now,
+  };
+}
+
+/**
+ * A turn our own nudge started. It resets nothing: were an injected turn to
+ * reset the episode, the budgets would never count down. Kept as a named
+ * transition so callers say what happened instead of skipping the call.
+ */
+export function onInjectedTurnStart(state: ContinuationState): ContinuationState {
+  return state;
+}
+
+/**
+ * Records how a turn ended. A user abort blocks every nudge until the next
+ * real user turn; an abort a restart caused does not (the user did not ask
+ * for it). When `tokenMode` is given and an episode is open, the turn's spend
+ * is folded in now, so turns that end without a decision after them (tool-use
+ * steps inside one run) are still charged; `decide` folds the latest outcome
+ * itself, and never twice.
+ */
+export function onTurnOutcome(
+  state: ContinuationState,
+  outcome: TurnOutcome,
+  tokenMode?: TokenMode,
+): ContinuationState {
+  const recorded = checkOutcome(outcome);
+  const next: ContinuationState = { ...state, lastOutcome: recorded };
+  if (recorded.stopReason === "aborted" && !recorded.restartCaused) next.userAbortBlocked = true;
+  if (tokenMode !== undefined) next.episode = foldSpend(state.episode, recorded, tokenMode);
+  return next;
+}
+
+/** Arms the one-shot suppressor: the post-restart kick owns the next decision that could nudge. */
+export function armRestartKick(state: ContinuationState): ContinuationState {
+  return { ...state, restartKickArmed: true };
+}
+
+/** The user's explicit stop (true) or resume (false); durable until changed. */
+export function setStopped(state: ContinuationState, stopped: boolean): ContinuationState {
+  if (typeof stopped !== "boolean") {
+    throw new Error(`setStopped: stopped must be a boolean, got ${describe(stopped)}`);
+  }
+  return { ...state, stopped };
+}
+
+/**
+ * A nudge could not be delivered. The budget slot it took stays spent (the
+ * safe direction), the consecutive-failure count drives the cooldown, and the
+ * outcome it answered is open again so a later retry may answer it.
+ */
+export function onDeliveryFailed(state: ContinuationState, now: number): ContinuationState {
+  checkTime("onDeliveryFailed: now", now);
+  const episode = state.episode;
+  if (episode == null) return state;
+  return {
+    ...state,
+    episode: {
+      ...episode,
+      failures: Math.min(Number.MAX_SAFE_INTEGER, episode.failures + 1),
+      lastFailureAt: now,
+      answeredTurnId: null,
+    },
+  };
+}
+
+/** A nudge reached the model: the failure streak is over. */
+export function onDeliverySucceeded(state: ContinuationState): ContinuationState {
+  const episode = state.episode;
+  if (episode == null || episode.failures === 0) return state;
+  return { ...state, episode: { ...episode, failures: 0 } };
+}
+
+/** Queues a message for the model's next turn; past `MAX_REMINDERS` the oldest go first. */
+export function pushReminder(state: ContinuationState, reminder: Reminder): ContinuationState {
+  if (typeof reminder !== "object" || reminder === null) {
+    throw new Error(`pushReminder: reminder must be an object, got ${describe(reminder)}`);
+  }
+  if (!REMINDER_KINDS.includes(reminder.kind)) {
+    throw new Error(
+      `pushReminder: reminder.kind must be one of ${REMINDER_KINDS.join(", ")}, got ${describe(reminder.kind)}`,
+    );
+  }
+  if (typeof reminder.text !== "string" || reminder.text.trim() === "") {
+    throw new Error(
+      `pushReminder: reminder.text must be a non-empty string, got ${describe(reminder.text)}`,
+    );
+  }
+  const at = checkTime("pushReminder: reminder.at", reminder.at);
+  const queued: Reminder = { kind: reminder.kind, text: reminder.text, at };
+  return { ...state, reminders: [...state.reminders, queued].slice(-MAX_REMINDERS) };
+}
+
+/** Takes every queued reminder, oldest first, and leaves the queue empty. */
+export function drainReminders(state: ContinuationState): {
+  state: ContinuationState;
+  reminders: Reminder[];
+} {
+  return { state: { ...state, reminders: [] }, reminders: [...state.reminders] };
+}
