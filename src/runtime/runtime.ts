@@ -154,7 +154,8 @@ export class ContinuationRuntime {
       injected: end.injected === true,
       restartCaused: end.restartCaused === true,
     };
-    await this.#updateState(scope, (state) => onTurnOutcome(state, outcome));
+    const mode = this.limits.tokenMode;
+    await this.#updateState(scope, (state) => onTurnOutcome(state, outcome, mode));
   }
 
   /** Arms the one-shot suppressor: the post-restart kick owns the next idle. */
