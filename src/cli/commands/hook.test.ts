@@ -1,0 +1,134 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CliIo } from "../io.js";
+import { parseHookArgs, runClaudeCodeHook } from "./hook.js";
+
+const made: string[] = [];
+/** A temp folder removed when the file's tests end. */
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const SESSION = "5f1b7c1e-0000-4000-8000-000000000001";
+
+function io(stdin: string, env: Record<string, string | undefined>, cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const value: CliIo = {
+    stdout: {
+      write: (t: string) => {
+        stdout += t;
+      },
+    },
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+      },
+    },
+    stdin: Readable.from([Buffer.from(stdin)]),
+    env,
+    cwd,
+    argv1: undefined,
+  };
+  return { io: value, out: () => stdout, err: () => stderr };
+}
+
+function project() {
+  const dir = temp("cc-hook-");
+  mkdirSync(join(dir, ".git"));
+  return dir;
+}
+
+async function send(dir: string, event: Record<string, unknown>, argv: string[] = ["claude-code"]) {
+  const run = io(
+    JSON.stringify({ session_id: SESSION, cwd: dir, ...event }),
+    { CLAUDE_PROJECT_DIR: dir, HOME: join(dir, "home") },
+    dir,
+  );
+  const code = await runClaudeCodeHook(argv, run.io);
+  return { code, stdout: run.out(), stderr: run.err() };
+}
+
+describe("todo-continuation hook claude-code", () => {
+  it("keeps its state in the project's folder and git-ignores it", async () => {
+    const dir = project();
+    await send(dir, { hook_event_name: "UserPromptSubmit", prompt: "go" });
+    await send(dir, {
+      hook_event_name: "PostToolUse",
+      tool_name: "TodoWrite",
+      tool_input: { todos: [{ content: "A", status: "pending", activeForm: "A" }] },
+      tool_response: {},
+    });
+    const stop = await send(dir, { hook_event_name: "Stop", last_assistant_message: "Later." });
+    expect(stop.code).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ decision: "block" });
+    expect(stop.stdout.endsWith("}\n")).toBe(true);
+    expect(stop.stderr).toMatch(/stop blocked/);
+    expect(existsSync(join(dir, ".claude", "todo-continuation", "todo"))).toBe(true);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain("/.claude/todo-continuation/");
+  });
+
+  it("passes the preset through", async () => {
+    const dir = project();
+    const argv = ["claude-code", "--preset", "typeclaw"];
+    await send(dir, { hook_event_name: "UserPromptSubmit", prompt: "go" }, argv);
+    await send(
+      dir,
+      {
+        hook_event_name: "PostToolUse",
+        tool_name: "TodoWrite",
+        tool_input: { todos: [{ content: "A", status: "pending" }] },
+      },
+      argv,
+    );
+    const stop = await send(
+      dir,
+      { hook_event_name: "Stop", last_assistant_message: "Later." },
+      argv,
+    );
+    // The typeclaw preset renders its fenced system block.
+    expect(JSON.parse(stop.stdout).reason).toMatch(/SYSTEM/);
+  });
+
+  it("exits 0 and allows the stop on every failure", async () => {
+    const dir = project();
+    const bad = await send(dir, { hook_event_name: "Stop", session_id: 5 });
+    expect(bad).toMatchObject({ code: 0, stdout: "" });
+    expect(bad.stderr).toMatch(/session_id must be a non-empty string/);
+    const badPreset = await send(dir, { hook_event_name: "UserPromptSubmit", prompt: "go" }, [
+      "claude-code",
+      "--preset",
+      "nope",
+    ]);
+    expect(badPreset).toMatchObject({ code: 0, stdout: "" });
+    expect(badPreset.stderr).toMatch(/nope/);
+    const badFlag = await send(dir, { hook_event_name: "Stop" }, ["claude-code", "--frobnicate"]);
+    expect(badFlag).toMatchObject({ code: 0, stdout: "" });
+    expect(badFlag.stderr).toMatch(/frobnicate/);
+  });
+
+  it("does not even open the store for events it ignores", async () => {
+    const dir = project();
+    const out = await send(dir, { hook_event_name: "SubagentStop", agent_id: "a" });
+    expect(out).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(join(dir, ".claude", "todo-continuation"))).toBe(false);
+  });
+});
+
+describe("parseHookArgs", () => {
+  it("accepts the host name first and the store options", () => {
+    expect(parseHookArgs(["claude-code", "--dir", "/d", "--nudge-after-questions"])).toMatchObject({
+      dir: "/d",
+      nudgeAfterQuestions: true,
+    });
+    expect(() => parseHookArgs(["opencode"])).toThrow(/the only host is claude-code/);
+  });
+});

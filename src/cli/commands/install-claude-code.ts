@@ -1,0 +1,249 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { hookCommand } from "../../hosts/claude-code/command.js";
+import { installedCommand, mergeHooks, removeHooks } from "../../hosts/claude-code/settings.js";
+import { PROJECT_STORE_FOLDER } from "../../hosts/claude-code/store-location.js";
+import { ensureGitignored } from "../../store/file/index.js";
+import type { CliIo } from "../io.js";
+
+/** Which settings file: the project's shared one, its personal one, or the user's. */
+export type SettingsTarget = "project" | "local" | "user";
+
+export interface ClaudeCodeInstallOptions {
+  /** Default "project": `<project>/.claude/settings.json`. */
+  target?: SettingsTarget;
+  /** Default: the current folder. */
+  projectDir?: string;
+  /** Environment (HOME, CLAUDE_CONFIG_DIR). Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Preset the hook runs with (default: the hook's default). */
+  preset?: string;
+  /** Run this script instead of the package's `dist/cli/main.js` (absolute path). */
+  entry?: string;
+  /** Node binary for non-portable commands. Default: the one running. */
+  nodePath?: string;
+  /** Root of the installed package. Default: this module's package. */
+  packageRoot?: string;
+  /** Where the change report goes, one line per call. Default: stdout. */
+  out?: (line: string) => void;
+}
+
+export interface ClaudeCodeInstallResult {
+  settingsPath: string;
+  /** What changed, one line each; empty when the file was already up to date. */
+  changes: string[];
+  /** The command the hooks run (install), or the one removed (uninstall, null if none). */
+  command: string | null;
+  /** Whether that command works from any clone of the project. */
+  portable: boolean;
+}
+
+/** This package's root: `dist/cli/commands` (or `src/cli/commands`) is three levels down. */
+export function packageRootOf(moduleUrl: string = import.meta.url): string {
+  return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
+}
+
+/** The settings file a target names. */
+export function settingsPath(
+  target: SettingsTarget,
+  project: string,
+  env: Record<string, string | undefined>,
+): string {
+  if (target === "user") {
+    const config = env.CLAUDE_CONFIG_DIR?.trim()
+      ? env.CLAUDE_CONFIG_DIR
+      : join(env.HOME?.trim() ? env.HOME : homedir(), ".claude");
+    return join(config, "settings.json");
+  }
+  return join(project, ".claude", target === "local" ? "settings.local.json" : "settings.json");
+}
+
+async function readSettings(path: string): Promise<{ settings: unknown; exists: boolean }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { settings: {}, exists: false };
+    throw error;
+  }
+  if (text.trim() === "") return { settings: {}, exists: true };
+  try {
+    return { settings: JSON.parse(text), exists: true };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${path} is not valid JSON (${reason}); fix it first, nothing was changed`);
+  }
+}
+
+/** Replaces the file atomically: a crash mid-write never leaves half a settings file. */
+async function writeSettings(path: string, settings: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const mode = (await stat(path).catch(() => null))?.mode ?? 0o644;
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode });
+  await rename(temp, path);
+}
+
+function checkPreset(preset: string | undefined): void {
+  if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
+    throw new Error(
+      `--preset: unknown preset ${JSON.stringify(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
+    );
+  }
+}
+
+function defaults(options: ClaudeCodeInstallOptions) {
+  const env = options.env ?? process.env;
+  const project = resolve(options.projectDir ?? process.cwd());
+  const target = options.target ?? "project";
+  const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  return { env, project, target, out, path: settingsPath(target, project, env) };
+}
+
+/**
+ * Merges the Claude Code hooks into a settings file, keeping every other hook
+ * and setting, and prints what changed. Idempotent: a second run changes
+ * nothing. For project installs, the per-project store folder is added to the
+ * project's .gitignore.
+ */
+export async function installClaudeCode(
+  options: ClaudeCodeInstallOptions = {},
+): Promise<ClaudeCodeInstallResult> {
+  checkPreset(options.preset);
+  const { project, target, out, path } = defaults(options);
+  const { command, portable } = hookCommand({
+    projectDir: project,
+    packageRoot: options.packageRoot ?? packageRootOf(),
+    nodePath: options.nodePath ?? process.execPath,
+    portable: target !== "user",
+    ...(options.entry !== undefined ? { entry: resolve(options.entry) } : {}),
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+  });
+  const { settings } = await readSettings(path);
+  const merged = mergeHooks(settings, command, undefined, path);
+  const changes = [...merged.changes];
+  if (changes.length > 0) await writeSettings(path, merged.settings);
+  if (target !== "user" && existsSync(join(project, ".git"))) {
+    if (await ensureGitignored(project, join(project, PROJECT_STORE_FOLDER))) {
+      changes.push(
+        `added /${PROJECT_STORE_FOLDER.split(sep).join("/")}/ to ${join(project, ".gitignore")}`,
+      );
+    }
+  }
+  if (changes.length === 0) {
+    out(`Claude Code hooks already installed in ${path}; nothing changed.`);
+  } else {
+    out(`Updated ${path}:`);
+    for (const change of changes) out(`  ${change}`);
+  }
+  out(`Hook command: ${command}`);
+  if (!portable && target === "project") {
+    out(
+      "Note: this command names paths on this machine. Add todo-continuation to the project's " +
+        "devDependencies and install again for a command that works from any clone.",
+    );
+  }
+  return { settingsPath: path, changes, command, portable };
+}
+
+/** Removes only our hooks from a settings file and prints what changed. */
+export async function uninstallClaudeCode(
+  options: ClaudeCodeInstallOptions = {},
+): Promise<ClaudeCodeInstallResult> {
+  const { out, path } = defaults(options);
+  const { settings, exists } = await readSettings(path);
+  const command = installedCommand(settings);
+  const removed = removeHooks(settings, path);
+  if (removed.changes.length > 0) await writeSettings(path, removed.settings);
+  if (removed.changes.length === 0) {
+    out(
+      `No todo-continuation hooks in ${path}${exists ? "" : " (no such file)"}; nothing changed.`,
+    );
+  } else {
+    out(`Updated ${path}:`);
+    for (const change of removed.changes) out(`  ${change}`);
+  }
+  return { settingsPath: path, changes: removed.changes, command, portable: false };
+}
+
+export const INSTALL_USAGE = `Usage: todo-continuation install claude-code [--project | --local | --user] [options]
+       todo-continuation uninstall claude-code [--project | --local | --user]
+
+Merges the hooks into Claude Code's settings (keeping every other hook), or
+removes only ours. Prints what changed.
+
+Targets:
+  --project        <project>/.claude/settings.json (default; shared with the team)
+  --local          <project>/.claude/settings.local.json (this machine only)
+  --user           ~/.claude/settings.json (every project; $CLAUDE_CONFIG_DIR moves it)
+Options:
+  --project-dir <path>  the project (default: the current folder)
+  --preset <name>       default, typeclaw, parley, omo or pi (default: default)
+  --entry <path>        run this script instead of the package's dist/cli/main.js
+`;
+
+/** Parses `install|uninstall claude-code` arguments; `argv` may start with `claude-code`. */
+export function parseInstallArgs(
+  argv: readonly string[],
+  cwd: string,
+): ClaudeCodeInstallOptions & { help: boolean } {
+  const args = argv[0] === "claude-code" ? argv.slice(1) : [...argv];
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      project: { type: "boolean" },
+      local: { type: "boolean" },
+      user: { type: "boolean" },
+      "project-dir": { type: "string" },
+      preset: { type: "string" },
+      entry: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (positionals.length > 0) {
+    throw new Error(
+      `unexpected argument ${JSON.stringify(positionals[0])}; the only host is claude-code`,
+    );
+  }
+  const targets = (["project", "local", "user"] as const).filter((t) => values[t] === true);
+  if (targets.length > 1) {
+    throw new Error(`--${targets[0]} and --${targets[1]} name two settings files; pass only one`);
+  }
+  return {
+    target: targets[0] ?? "project",
+    projectDir: resolve(cwd, values["project-dir"] ?? "."),
+    ...(values.preset !== undefined ? { preset: values.preset } : {}),
+    ...(values.entry !== undefined ? { entry: resolve(cwd, values.entry) } : {}),
+    help: values.help === true,
+  };
+}
+
+/** `install claude-code` / `uninstall claude-code` from a command line; resolves to the exit code. */
+export async function runInstallCommand(
+  action: "install" | "uninstall",
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  try {
+    const { help, ...options } = parseInstallArgs(argv, io.cwd);
+    if (help) {
+      io.stdout.write(INSTALL_USAGE);
+      return 0;
+    }
+    const run = action === "install" ? installClaudeCode : uninstallClaudeCode;
+    await run({ ...options, env: io.env, out: (line) => void io.stdout.write(`${line}\n`) });
+    return 0;
+  } catch (error) {
+    io.stderr.write(
+      `todo-continuation ${action}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+}

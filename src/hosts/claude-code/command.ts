@@ -1,0 +1,87 @@
+import { isAbsolute, join, relative, sep } from "node:path";
+
+/**
+ * The shell command Claude Code runs for each hook. It must start fast, work
+ * offline, and, for project settings that get committed, work from a fresh
+ * clone on another machine. So:
+ *
+ * - the package installed in the project (`node_modules`): `node
+ *   "$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/cli/main.js"`,
+ *   portable across clones and machines once `npm install` has run, and
+ *   never touching the network;
+ * - anywhere else (a global install, a checkout): the absolute paths of this
+ *   node binary and of the package's `dist/cli/main.js`. Exact and offline,
+ *   but valid on this machine only, so it suits user or local settings.
+ *
+ * `npx todo-continuation` is never written: on a machine without the package
+ * it would try the registry on every hook call, and offline it fails slowly.
+ */
+
+/** What identifies our command among a settings file's hooks. */
+export const HOOK_ARGS = "hook claude-code";
+
+export interface HookCommandInput {
+  /** The project the settings belong to (for the portable form). */
+  projectDir: string;
+  /** Root folder of the installed todo-continuation package. */
+  packageRoot: string;
+  /** Absolute path of the node binary (default: the one running). */
+  nodePath: string;
+  /** Run this script instead of the package's CLI (absolute path). */
+  entry?: string;
+  /** Preset passed to the hook. */
+  preset?: string;
+  /** Whether the portable `$CLAUDE_PROJECT_DIR` form may be used (project settings). */
+  portable: boolean;
+}
+
+export interface HookCommand {
+  command: string;
+  /** True when the command works from any clone of the project. */
+  portable: boolean;
+}
+
+/** Quotes a value for POSIX sh inside double quotes, keeping `$CLAUDE_PROJECT_DIR` live only where intended. */
+export function shellQuote(value: string): string {
+  return `"${value.replace(/(["\\$`])/g, "\\$1")}"`;
+}
+
+function within(base: string, path: string): string | null {
+  const rel = relative(base, path);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join("/");
+}
+
+export function hookCommand(input: HookCommandInput): HookCommand {
+  const tail = input.preset === undefined ? HOOK_ARGS : `${HOOK_ARGS} --preset ${input.preset}`;
+  if (input.entry !== undefined) {
+    return {
+      command: `${shellQuote(input.nodePath)} ${shellQuote(input.entry)} ${tail}`,
+      portable: false,
+    };
+  }
+  const main = join(input.packageRoot, "dist", "cli", "main.js");
+  const rel = input.portable ? within(input.projectDir, main) : null;
+  if (rel?.split("/").includes("node_modules")) {
+    // Only the variable is left unquoted-live; the rest is a plain relative path.
+    const quoted = shellQuote(rel).slice(1);
+    return { command: `node "$CLAUDE_PROJECT_DIR/${quoted} ${tail}`, portable: true };
+  }
+  return {
+    command: `${shellQuote(input.nodePath)} ${shellQuote(main)} ${tail}`,
+    portable: false,
+  };
+}
+
+/** True for a hook command this integration wrote (whatever path or preset it names). */
+export function isOurCommand(command: unknown): boolean {
+  if (typeof command !== "string") return false;
+  const args = command.indexOf(HOOK_ARGS);
+  if (args < 0) return false;
+  const head = command.slice(0, args);
+  return (
+    head.includes("todo-continuation") ||
+    /dist[\\/]+cli[\\/]+main\.js"?\s*$/.test(head) ||
+    /claude-code[\\/]+bin\.js"?\s*$/.test(head)
+  );
+}

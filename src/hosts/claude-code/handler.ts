@@ -1,0 +1,269 @@
+import { resolveScope } from "../../core/scope/scope.js";
+import type { Limits, PresetName, Scope, StopReason, Store } from "../../core/types.js";
+import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
+import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
+import { isRealUserPrompt } from "./prompt-source.js";
+import { decodeTurnTotals, encodeTurnId, spendSince } from "./spend.js";
+import { readTaskFolder, taskFolder } from "./task-files.js";
+import {
+  applyTaskChange,
+  closeInstructionFor,
+  parseTaskChange,
+  reconcileWithTaskFiles,
+  TASK_CREATE,
+  TASK_UPDATE,
+  TODO_WRITE,
+  todosFromTodoWrite,
+  toolFamilyOf,
+} from "./todos.js";
+import { analyzeTranscript, readTranscriptTail } from "./transcript.js";
+
+/** The host name in scope keys: `session/claude-code.<session id>`. */
+export const HOST = "claude-code";
+
+export interface HookOptions {
+  store: Store;
+  preset?: PresetName;
+  limits?: Partial<Limits>;
+  /** The hook's environment (task folder location). Default: process.env. */
+  env?: Record<string, string | undefined>;
+  now?: () => number;
+  /**
+   * A closing question in the final message counts as waiting for the user
+   * (skip `awaiting-user`). Default true: when the agent asked, it is not our
+   * place to answer "keep going".
+   */
+  waitOnQuestions?: boolean;
+  /** Reads transcript lines; injectable for tests. */
+  readTranscript?: (path: string) => Promise<string[]>;
+  /** Reads a task folder; injectable for tests. */
+  readTasks?: typeof readTaskFolder;
+}
+
+/** What the hook process prints and exits with. */
+export interface HookResponse {
+  /** Written to stdout as is: empty (allow) or the block decision as JSON. */
+  stdout: string;
+  /** Lines for stderr: what was decided, or why nothing was. */
+  stderr: string[];
+  /** Always 0: a failing hook must never hold a session hostage. */
+  exitCode: 0;
+}
+
+/** The JSON Claude Code reads from a Stop hook to keep the agent going. */
+export function blockDecision(reason: string): string {
+  return JSON.stringify({ decision: "block", reason });
+}
+
+function sessionScope(sessionId: string): Scope {
+  const scope = resolveScope({ kind: "session", host: HOST, sessionId });
+  if (scope === null)
+    throw new HookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
+  return scope;
+}
+
+function describeIdle(result: IdleResult): string {
+  if (result.action === "skip") return `stop allowed (${result.reason})`;
+  const delivered = result.delivered ? "" : " but could not be delivered";
+  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
+}
+
+/**
+ * Handles one parsed hook event. Errors propagate; `runHook` turns them into
+ * an allowed stop.
+ */
+export async function handleHookEvent(
+  event: HookEvent,
+  options: HookOptions,
+): Promise<HookResponse> {
+  const response: HookResponse = { stdout: "", stderr: [], exitCode: 0 };
+  if (event.kind === "other" || event.kind === "SubagentStop") return response;
+  // Subagents keep their own lists and never own continuation: their parent does.
+  if (event.agentId !== null) return response;
+  const scope = sessionScope(event.sessionId);
+  const hook = new HookContext(event, scope, options);
+  switch (event.kind) {
+    case "SessionStart":
+      if (event.source === "resume") await hook.armOnResume(response);
+      return response;
+    case "UserPromptSubmit":
+      await hook.runtime().turnStarted(scope, {
+        real: isRealUserPrompt(event.prompt, event.source),
+      });
+      return response;
+    case "PostToolUse":
+      await hook.recordTool(event.toolName, event.toolInput, event.toolResponse, response);
+      return response;
+    case "StopFailure":
+      await hook.recordOutcome(
+        stopReasonOfFailure(event.error, event.errorDetails, event.lastAssistantMessage),
+        false,
+      );
+      response.stderr.push(
+        `todo-continuation: turn failed (${event.error ?? "unknown error"}); no nudge`,
+      );
+      return response;
+    case "Stop":
+      return hook.stop(event, response);
+  }
+}
+
+type StopEvent = Extract<KnownHookEvent, { kind: "Stop" }>;
+
+/** One hook invocation's view of its session. */
+class HookContext {
+  readonly #event: KnownHookEvent;
+  readonly #scope: Scope;
+  readonly #options: HookOptions;
+  #transcript: string[] | null = null;
+
+  constructor(event: KnownHookEvent, scope: Scope, options: HookOptions) {
+    this.#event = event;
+    this.#scope = scope;
+    this.#options = options;
+  }
+
+  runtime(closeInstruction?: string): ContinuationRuntime {
+    const o = this.#options;
+    return new ContinuationRuntime({
+      store: o.store,
+      ...(o.preset !== undefined ? { preset: o.preset } : {}),
+      ...(o.limits !== undefined ? { limits: o.limits } : {}),
+      ...(o.now !== undefined ? { now: o.now } : {}),
+      ...(closeInstruction !== undefined ? { closeInstruction } : {}),
+    });
+  }
+
+  get #env(): Record<string, string | undefined> {
+    return this.#options.env ?? process.env;
+  }
+
+  /**
+   * A resumed session: the process that ran the episode is gone, and whoever
+   * resumed it gets its first answer back before any nudge. Armed only when
+   * the list still has work, since only then could that Stop nudge.
+   */
+  async armOnResume(response: HookResponse): Promise<void> {
+    const snap = await this.#options.store.read(this.#scope);
+    if (!snap.todos.todos.some((t) => t.status === "pending" || t.status === "in_progress")) return;
+    await this.runtime().armRestartKick(this.#scope);
+    response.stderr.push("todo-continuation: session resumed; its first stop will not be nudged");
+  }
+
+  async recordTool(
+    toolName: string,
+    toolInput: unknown,
+    toolResponse: unknown,
+    response: HookResponse,
+  ): Promise<void> {
+    if (toolName === TODO_WRITE) {
+      await this.runtime().setTodos(this.#scope, todosFromTodoWrite(toolInput, toolResponse));
+      return;
+    }
+    if (toolName !== TASK_CREATE && toolName !== TASK_UPDATE) return;
+    // Validated before the transaction: bad input never reaches the stored list.
+    const change = parseTaskChange(toolName, toolInput, toolResponse);
+    const known = await this.#options.store.transact(this.#scope, (snap) => {
+      const next = applyTaskChange(snap.todos, change);
+      const seen = change.kind !== "update" || snap.todos.todos.some((t) => t.id === change.id);
+      return next === snap.todos ? { result: seen } : { todos: next, result: seen };
+    });
+    if (!known) {
+      response.stderr.push(
+        `todo-continuation: ${toolName} for a task this session never created; ignored`,
+      );
+    }
+  }
+
+  async #transcriptLines(): Promise<string[]> {
+    if (this.#transcript !== null) return this.#transcript;
+    const path = this.#event.transcriptPath;
+    const read = this.#options.readTranscript ?? readTranscriptTail;
+    this.#transcript = path === null ? [] : await read(path);
+    return this.#transcript;
+  }
+
+  /**
+   * Records how the turn ended, charging the spend the transcript shows since
+   * the previous outcome (see spend.ts). Returns whether the transcript shows
+   * a user interrupt since the last real user turn.
+   */
+  async recordOutcome(
+    reason: StopReason | ((interrupted: boolean, transcriptStop: string | null) => StopReason),
+    injected: boolean,
+  ): Promise<StopReason> {
+    const snap = await this.#options.store.read(this.#scope);
+    const facts = analyzeTranscript(await this.#transcriptLines(), snap.state.lastUserTurnAt ?? 0);
+    const stopReason =
+      typeof reason === "function" ? reason(facts.interrupted, facts.lastStopReason) : reason;
+    const previous = decodeTurnTotals(snap.state.lastOutcome?.turnId);
+    await this.runtime().turnEnded(this.#scope, {
+      turnId: encodeTurnId(facts.usage),
+      stopReason,
+      usage: spendSince(facts.usage, previous),
+      injected,
+    });
+    return stopReason;
+  }
+
+  /** Folds the tasks folder into a Task-tool list: Claude Code has written it by now. */
+  async #refreshTasks(): Promise<void> {
+    const snap = await this.#options.store.read(this.#scope);
+    if (toolFamilyOf(snap.todos) !== "tasks") return;
+    const dir = taskFolder(this.#event.sessionId, this.#env);
+    if (dir === null) return;
+    const files = await (this.#options.readTasks ?? readTaskFolder)(dir);
+    if (files === null) return;
+    await this.#options.store.transact(this.#scope, (s) => {
+      const next = reconcileWithTaskFiles(s.todos, files);
+      return next === s.todos ? { result: undefined } : { todos: next, result: undefined };
+    });
+  }
+
+  async stop(event: StopEvent, response: HookResponse): Promise<HookResponse> {
+    const before = await this.#options.store.read(this.#scope);
+    // A session that never wrote a todo has nothing to decide: write nothing.
+    if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
+    await this.#refreshTasks();
+    const message = event.lastAssistantMessage;
+    const stopReason = await this.recordOutcome(
+      (interrupted, transcriptStopReason) =>
+        stopReasonOfStop({ lastAssistantMessage: message, interrupted, transcriptStopReason }),
+      event.stopHookActive,
+    );
+    const signals = stopSignals(event);
+    if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
+    const snap = await this.#options.store.read(this.#scope);
+    const runtime = this.runtime(closeInstructionFor(toolFamilyOf(snap.todos)));
+    const result = await runtime.runIdle(this.#scope, {
+      trigger: "stop-hook",
+      signals,
+      deliver: (nudge) => {
+        response.stdout = blockDecision(nudge.text);
+      },
+    });
+    const turn = stopReason === "stop" ? "" : ` after a turn that ended ${stopReason}`;
+    response.stderr.push(`todo-continuation: ${describeIdle(result)}${turn}`);
+    return response;
+  }
+}
+
+/**
+ * The whole hook: parses stdin's text, handles the event, and never fails
+ * closed. Any error (bad input, an unreadable store) allows the stop, is
+ * explained on stderr, and exits 0, so a broken integration can only cost a
+ * nudge, never trap a session.
+ */
+export async function runHook(input: string, options: HookOptions): Promise<HookResponse> {
+  try {
+    return await handleHookEvent(parseHookInput(input), options);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      stdout: "",
+      stderr: [`todo-continuation: hook failed, allowing the stop: ${reason}`],
+      exitCode: 0,
+    };
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Claude Code hook input, read from the JSON object a hook receives on stdin.
+ * Only the fields this integration acts on are kept; a field that is present
+ * but of the wrong type is an error naming it, since acting on a misread
+ * payload could nudge the wrong session.
+ */
+
+/** Fields every hook event carries. */
+export interface HookBase {
+  sessionId: string;
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** Set when the event comes from inside a subagent (PostToolUse, SubagentStop). */
+  agentId: string | null;
+}
+
+/** Events this integration acts on; anything else parses as `other` and is ignored. */
+export type KnownHookEvent = HookBase &
+  (
+    | { kind: "SessionStart"; source: string | null }
+    | { kind: "UserPromptSubmit"; prompt: string; source: string | null }
+    | { kind: "PostToolUse"; toolName: string; toolInput: unknown; toolResponse: unknown }
+    | {
+        kind: "Stop";
+        stopHookActive: boolean;
+        lastAssistantMessage: string | null;
+        backgroundTasks: unknown[];
+        sessionCrons: unknown[];
+        permissionMode: string | null;
+      }
+    | { kind: "SubagentStop" }
+    | {
+        kind: "StopFailure";
+        error: string | null;
+        errorDetails: string | null;
+        lastAssistantMessage: string | null;
+      }
+  );
+
+export type HookEvent = KnownHookEvent | { kind: "other"; name: string };
+
+const KNOWN = new Set([
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "StopFailure",
+]);
+
+export class HookInputError extends Error {
+  override name = "HookInputError";
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `a string (${JSON.stringify(value.slice(0, 40))})`;
+  return typeof value;
+}
+
+function optionalString(raw: Record<string, unknown>, field: string): string | null {
+  const value = raw[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") {
+    throw new HookInputError(`hook input: ${field} must be a string, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function requiredString(raw: Record<string, unknown>, field: string): string {
+  const value = raw[field];
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new HookInputError(
+      `hook input: ${field} must be a non-empty string, got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+function optionalArray(raw: Record<string, unknown>, field: string): unknown[] {
+  const value = raw[field];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    throw new HookInputError(`hook input: ${field} must be an array, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function optionalBoolean(raw: Record<string, unknown>, field: string): boolean {
+  const value = raw[field];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") {
+    throw new HookInputError(`hook input: ${field} must be a boolean, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Parses the text a hook read from stdin. Throws a HookInputError naming the bad field. */
+export function parseHookInput(text: string): HookEvent {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HookInputError(`hook input is not JSON (${reason}); got ${text.length} characters`);
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new HookInputError(`hook input must be a JSON object, got ${describe(raw)}`);
+  }
+  return parseHookObject(raw as Record<string, unknown>);
+}
+
+/** Parses an already-decoded hook input object. */
+export function parseHookObject(raw: Record<string, unknown>): HookEvent {
+  const name = requiredString(raw, "hook_event_name");
+  if (!KNOWN.has(name)) return { kind: "other", name };
+  const base: HookBase = {
+    sessionId: requiredString(raw, "session_id"),
+    transcriptPath: optionalString(raw, "transcript_path"),
+    cwd: optionalString(raw, "cwd"),
+    agentId: optionalString(raw, "agent_id"),
+  };
+  switch (name) {
+    case "SessionStart":
+      return { ...base, kind: name, source: optionalString(raw, "source") };
+    case "UserPromptSubmit": {
+      const prompt = raw.prompt;
+      if (typeof prompt !== "string") {
+        throw new HookInputError(`hook input: prompt must be a string, got ${describe(prompt)}`);
+      }
+      return { ...base, kind: name, prompt, source: optionalString(raw, "source") };
+    }
+    case "PostToolUse":
+      return {
+        ...base,
+        kind: name,
+        toolName: requiredString(raw, "tool_name"),
+        toolInput: raw.tool_input,
+        toolResponse: raw.tool_response,
+      };
+    case "Stop":
+      return {
+        ...base,
+        kind: name,
+        stopHookActive: optionalBoolean(raw, "stop_hook_active"),
+        lastAssistantMessage: optionalString(raw, "last_assistant_message"),
+        backgroundTasks: optionalArray(raw, "background_tasks"),
+        sessionCrons: optionalArray(raw, "session_crons"),
+        permissionMode: optionalString(raw, "permission_mode"),
+      };
+    case "SubagentStop":
+      return { ...base, kind: name };
+    case "StopFailure":
+      return {
+        ...base,
+        kind: name,
+        error: optionalString(raw, "error"),
+        errorDetails: optionalString(raw, "error_details"),
+        lastAssistantMessage: optionalString(raw, "last_assistant_message"),
+      };
+    default:
+      return { kind: "other", name };
+  }
+}

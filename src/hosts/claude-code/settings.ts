@@ -1,0 +1,216 @@
+import { isOurCommand } from "./command.js";
+import { LIST_TOOLS } from "./todos.js";
+
+/**
+ * Our hooks in a Claude Code settings object (`{"hooks": {Event: [{matcher?,
+ * hooks: [{type, command, timeout?}]}]}}`). Merging is idempotent and touches
+ * only handlers whose command is ours: every other hook, group and setting is
+ * kept exactly as it was. Pure; bad settings throw an error naming the field
+ * before anything changes.
+ */
+
+/** One hook this integration installs. */
+export interface HookSpec {
+  event: string;
+  /** Claude Code's matcher (tool names for PostToolUse, the source for SessionStart). */
+  matcher?: string;
+}
+
+/** Seconds Claude Code waits for one hook call; ours take well under one. */
+export const HOOK_TIMEOUT_SECONDS = 30;
+
+/**
+ * The events the integration listens to. SubagentStop is left out on purpose:
+ * a subagent's stop is never ours to block, so there is nothing to run.
+ */
+export const HOOK_SPECS: readonly HookSpec[] = [
+  { event: "SessionStart", matcher: "resume" },
+  { event: "UserPromptSubmit" },
+  { event: "PostToolUse", matcher: LIST_TOOLS.join("|") },
+  { event: "Stop" },
+  { event: "StopFailure" },
+];
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+type Json = Record<string, unknown>;
+
+export interface SettingsChange {
+  settings: Json;
+  /** One line per change, e.g. `added Stop hook`; empty when nothing changed. */
+  changes: string[];
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function checkSettings(settings: unknown, where: string): Json {
+  if (!isObject(settings))
+    throw new SettingsError(`${where} must be a JSON object, got ${describe(settings)}`);
+  const hooks = settings.hooks;
+  if (hooks !== undefined && !isObject(hooks)) {
+    throw new SettingsError(`${where}: "hooks" must be an object, got ${describe(hooks)}`);
+  }
+  for (const [event, groups] of Object.entries((hooks ?? {}) as Json)) {
+    if (!Array.isArray(groups)) {
+      throw new SettingsError(
+        `${where}: "hooks.${event}" must be an array, got ${describe(groups)}`,
+      );
+    }
+    groups.forEach((group, i) => {
+      if (!isObject(group)) {
+        throw new SettingsError(
+          `${where}: "hooks.${event}[${i}]" must be an object, got ${describe(group)}`,
+        );
+      }
+      if (group.hooks !== undefined && !Array.isArray(group.hooks)) {
+        throw new SettingsError(
+          `${where}: "hooks.${event}[${i}].hooks" must be an array, got ${describe(group.hooks)}`,
+        );
+      }
+    });
+  }
+  return settings;
+}
+
+function handlerOf(command: string): Json {
+  return { type: "command", command, timeout: HOOK_TIMEOUT_SECONDS };
+}
+
+function isOurHandler(handler: unknown): boolean {
+  return isObject(handler) && handler.type === "command" && isOurCommand(handler.command);
+}
+
+function sameMatcher(group: Json, spec: HookSpec): boolean {
+  const matcher = group.matcher === undefined || group.matcher === "" ? undefined : group.matcher;
+  return matcher === spec.matcher;
+}
+
+function label(spec: HookSpec): string {
+  return spec.matcher === undefined ? `${spec.event} hook` : `${spec.event} hook (${spec.matcher})`;
+}
+
+/**
+ * Adds our hooks, or brings them up to date. Per event: the first group with
+ * our matcher holding our handler keeps one handler with the new command;
+ * every other handler of ours for that event is removed (and a group left
+ * empty by that with it); without one, a new group is appended.
+ */
+export function mergeHooks(
+  raw: unknown,
+  command: string,
+  specs: readonly HookSpec[] = HOOK_SPECS,
+  where = "settings",
+): SettingsChange {
+  const settings = structuredClone(checkSettings(raw, where));
+  const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
+  const changes: string[] = [];
+  for (const spec of specs) {
+    const groups = (hooks[spec.event] ?? []) as Json[];
+    let kept = false;
+    let updated = false;
+    let removed = 0;
+    const next: Json[] = [];
+    for (const group of groups) {
+      const handlers = (group.hooks ?? []) as unknown[];
+      if (!handlers.some(isOurHandler)) {
+        next.push(group);
+        continue;
+      }
+      const out: unknown[] = [];
+      for (const handler of handlers) {
+        if (!isOurHandler(handler)) {
+          out.push(handler);
+        } else if (!kept && sameMatcher(group, spec)) {
+          kept = true;
+          const wanted = handlerOf(command);
+          if (JSON.stringify(handler) !== JSON.stringify(wanted)) updated = true;
+          out.push(wanted);
+        } else {
+          removed++;
+        }
+      }
+      if (out.length > 0) next.push({ ...group, hooks: out });
+    }
+    if (!kept) {
+      next.push({
+        ...(spec.matcher === undefined ? {} : { matcher: spec.matcher }),
+        hooks: [handlerOf(command)],
+      });
+      changes.push(`added ${label(spec)}`);
+    } else if (updated) {
+      changes.push(`updated ${label(spec)}`);
+    }
+    if (removed > 0) changes.push(`removed ${removed} outdated ${spec.event} hook(s) of ours`);
+    hooks[spec.event] = next;
+  }
+  // Events an earlier version listened to and this one does not.
+  const wanted = new Set(specs.map((s) => s.event));
+  const stale = Object.fromEntries(Object.entries(hooks).filter(([event]) => !wanted.has(event)));
+  const cleaned = removeHooks({ hooks: stale }, where);
+  if (cleaned.changes.length > 0) {
+    const left = (cleaned.settings.hooks ?? {}) as Json;
+    for (const event of Object.keys(stale)) {
+      if (Object.hasOwn(left, event)) hooks[event] = left[event];
+      else delete hooks[event];
+    }
+    changes.push(...cleaned.changes.map((c) => `${c} (no longer used)`));
+  }
+  if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
+  settings.hooks = hooks;
+  return { settings, changes };
+}
+
+/**
+ * Removes every handler of ours, from any event, and only those. Groups left
+ * empty go, events left empty go, and an emptied `hooks` object goes.
+ */
+export function removeHooks(raw: unknown, where = "settings"): SettingsChange {
+  const settings = structuredClone(checkSettings(raw, where));
+  if (!isObject(settings.hooks)) return { settings, changes: [] };
+  const hooks = settings.hooks;
+  const changes: string[] = [];
+  for (const [event, value] of Object.entries(hooks)) {
+    const groups = value as Json[];
+    let removed = 0;
+    const next: Json[] = [];
+    for (const group of groups) {
+      const handlers = (group.hooks ?? []) as unknown[];
+      const out = handlers.filter((h) => !isOurHandler(h));
+      removed += handlers.length - out.length;
+      if (out.length === handlers.length) next.push(group);
+      else if (out.length > 0) next.push({ ...group, hooks: out });
+    }
+    if (removed === 0) continue;
+    changes.push(`removed ${event} hook${removed > 1 ? `s (${removed})` : ""}`);
+    if (next.length > 0) hooks[event] = next;
+    else delete hooks[event];
+  }
+  if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
+  if (Object.keys(hooks).length === 0) delete settings.hooks;
+  return { settings, changes };
+}
+
+/** The command our hooks run in these settings, or null when none is installed. */
+export function installedCommand(raw: unknown): string | null {
+  if (!isObject(raw) || !isObject(raw.hooks)) return null;
+  for (const groups of Object.values(raw.hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      for (const handler of group.hooks) {
+        if (isOurHandler(handler)) return (handler as Json).command as string;
+      }
+    }
+  }
+  return null;
+}

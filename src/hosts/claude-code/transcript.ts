@@ -1,0 +1,130 @@
+import { open } from "node:fs/promises";
+import type { TokenUsage } from "../../core/types.js";
+import { usageFromAnthropic } from "../../runtime/classify.js";
+
+/**
+ * What a Stop hook can learn from the session transcript (JSONL, one entry per
+ * content block). Claude Code writes it in batches and does not flush it
+ * before Stop hooks run, so it is never the source of the todo list; it only
+ * supplies facts that are old by the time a Stop fires (an interrupt, earlier
+ * responses' usage) and a fallback stop reason.
+ */
+export interface TranscriptFacts {
+  /** The user interrupted a turn at or after `since`. */
+  interrupted: boolean;
+  /** Usage summed over the distinct main-thread model responses at or after `since`. */
+  usage: TokenUsage;
+  /** `stop_reason` of the newest main-thread response written so far, if any. */
+  lastStopReason: string | null;
+}
+
+const INTERRUPT_MARKER = "[Request interrupted by user";
+
+/** Bytes read from the end of a transcript: enough for any one episode, bounded for huge files. */
+export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function texts(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  const out: string[] = [];
+  for (const block of content) {
+    const b = record(block);
+    if (b?.type === "text" && typeof b.text === "string") out.push(b.text);
+  }
+  return out;
+}
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    total: a.total + b.total,
+  };
+}
+
+export function emptyUsage(): TokenUsage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+}
+
+/**
+ * Reads transcript lines. Entries from subagents (`isSidechain`) and entries
+ * without a readable timestamp are ignored for everything windowed by `since`
+ * (ms since the epoch); malformed lines are skipped.
+ */
+export function analyzeTranscript(lines: readonly string[], since: number): TranscriptFacts {
+  const facts: TranscriptFacts = { interrupted: false, usage: emptyUsage(), lastStopReason: null };
+  const counted = new Set<string>();
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    let entry: Record<string, unknown> | null;
+    try {
+      entry = record(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (entry === null || entry.isSidechain === true) continue;
+    const message = record(entry.message);
+    if (message === null) continue;
+    const at = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
+    const inWindow = Number.isFinite(at) && at >= since;
+    if (entry.type === "user") {
+      if (inWindow && texts(message.content).some((t) => t.startsWith(INTERRUPT_MARKER))) {
+        facts.interrupted = true;
+      }
+      continue;
+    }
+    if (entry.type !== "assistant") continue;
+    if (typeof message.stop_reason === "string") facts.lastStopReason = message.stop_reason;
+    const id =
+      typeof message.id === "string"
+        ? message.id
+        : typeof entry.uuid === "string"
+          ? entry.uuid
+          : null;
+    if (!inWindow || id === null || counted.has(id) || record(message.usage) === null) continue;
+    counted.add(id);
+    facts.usage = addUsage(facts.usage, usageFromAnthropic(message.usage));
+  }
+  return facts;
+}
+
+/**
+ * The last `maxBytes` of a transcript as lines, the first (possibly cut) line
+ * dropped when the file was longer. A missing file is no lines.
+ */
+export async function readTranscriptTail(
+  path: string,
+  maxBytes: number = TRANSCRIPT_TAIL_BYTES,
+): Promise<string[]> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    const lines = buffer.subarray(0, read).toString("utf8").split("\n");
+    if (start > 0) lines.shift();
+    return lines;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,439 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { resolveScope } from "../../../src/core/scope/scope.js";
+import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
+import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
+import { createFileStore } from "../../../src/store/file/index.js";
+import {
+  type AnthropicServer,
+  type MessagesBody,
+  type Responder,
+  type ScriptedReply,
+  startAnthropicServer,
+} from "../support/anthropic-server.js";
+import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+
+/** The Claude Code release these suites are pinned to. */
+export const CLAUDE_CODE_VERSION = "2.1.332";
+
+/** The built package under test (`npm run test:e2e` builds it first). */
+export const DIST = process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist");
+
+export function claudeBin(): string {
+  return hostBin(ensureHost("@anthropic-ai/claude-code", CLAUDE_CODE_VERSION), "claude");
+}
+
+/**
+ * Which todo tools the model gets. 2.1.332 offers neither by default:
+ * `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` brings the Task tools back, and with
+ * `CLAUDE_CODE_ENABLE_TASKS=false` the older TodoWrite instead.
+ */
+export type ToolGeneration = "todo-write" | "tasks";
+
+function toolEnv(tools: ToolGeneration): Record<string, string> {
+  return {
+    CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
+    ENABLE_TOOL_SEARCH: "false",
+    ...(tools === "todo-write" ? { CLAUDE_CODE_ENABLE_TASKS: "false" } : {}),
+  };
+}
+
+/**
+ * A loopback trap for outbound traffic: every HTTP(S) request Claude Code
+ * makes to anything but the model server goes through this "proxy", which
+ * records it and hangs up. Tests assert it saw nothing.
+ */
+export interface Trap {
+  url: string;
+  connections: string[];
+  close(): Promise<void>;
+}
+
+export async function startTrap(): Promise<Trap> {
+  const connections: string[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once("data", (chunk) => {
+      connections.push(chunk.toString("utf8").split("\r\n", 1)[0] ?? "");
+      socket.destroy();
+    });
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface Project {
+  root: string;
+  dir: string;
+  home: string;
+  /** The hook command our install wrote. */
+  hookCommand: string;
+  cleanup(): void;
+}
+
+/**
+ * Whether the package CLI already dispatches `hook claude-code`; until it
+ * does, the integration's own entry script is installed instead.
+ */
+function cliHasHook(): boolean {
+  try {
+    const out = execFileSync(
+      process.execPath,
+      [join(DIST, "cli", "main.js"), "hook", "claude-code", "--help"],
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    return out.includes("hook claude-code");
+  } catch {
+    return false;
+  }
+}
+
+/** A temp project and HOME with our hooks installed by our own install command. */
+export function createProject(options: { preset?: string } = {}): Project {
+  const root = mkdtempSync(join(tmpdir(), "tc-claude-"));
+  const dir = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(dir);
+  mkdirSync(home);
+  execFileSync("git", ["init", "--quiet", dir], { timeout: 60_000 });
+  const bin = join(DIST, "hosts", "claude-code", "bin.js");
+  const viaCli = cliHasHook();
+  const args = viaCli
+    ? [join(DIST, "cli", "main.js"), "install", "claude-code", "--project", "--project-dir", dir]
+    : [bin, "install", "claude-code", "--project", "--project-dir", dir, "--entry", bin];
+  if (options.preset !== undefined) args.push("--preset", options.preset);
+  const report = execFileSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+  const hookCommand = /^Hook command: (.*)$/m.exec(report)?.[1];
+  if (hookCommand === undefined) throw new Error(`install printed no hook command:\n${report}`);
+  return {
+    root,
+    dir,
+    home,
+    hookCommand,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** Process groups of the Claude processes this test started (each leads its own). */
+const groups = new Set<number>();
+
+/** Ends a Claude process and everything it started. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Ends every Claude process this test started, and anything they left running. */
+export function killRunning(): void {
+  for (const pid of groups) killGroup(pid);
+  groups.clear();
+}
+
+export interface RunOptions {
+  prompt: string;
+  tools: ToolGeneration;
+  /** Extra command-line arguments (e.g. `--resume <id>`). */
+  args?: string[];
+  /** Streaming input: the process reads user messages and control requests from stdin. */
+  streamInput?: boolean;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface ClaudeRun {
+  child: ChildProcess;
+  /** Sends one stream-json input line (streaming input only). */
+  send(message: unknown): void;
+  /** Sends a user message (streaming input only). */
+  say(text: string): void;
+  /** Sends the interrupt control request an SDK sends on Esc (streaming input only). */
+  interrupt(): void;
+  /** Closes stdin: the process finishes its work and exits. */
+  end(): void;
+  /** Everything the process printed on stdout so far. */
+  output(): string;
+  /** Resolves when the process exits. */
+  done: Promise<RunResult>;
+}
+
+export interface RunResult {
+  code: number | null;
+  events: Record<string, unknown>[];
+  stderr: string;
+  sessionId: string | null;
+}
+
+/** Starts `claude -p` in the project against the scripted model server, offline. */
+export function startClaude(
+  project: Project,
+  server: AnthropicServer,
+  trap: Trap,
+  options: RunOptions,
+): ClaudeRun {
+  const args = [
+    "-p",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--permission-mode",
+    "bypassPermissions",
+  ];
+  if (options.streamInput) args.push("--input-format", "stream-json");
+  else args.push(options.prompt);
+  args.push(...(options.args ?? []));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: project.home,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: "sk-ant-test-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    IS_SANDBOX: "1",
+    HTTP_PROXY: trap.url,
+    HTTPS_PROXY: trap.url,
+    http_proxy: trap.url,
+    https_proxy: trap.url,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    ...toolEnv(options.tools),
+    ...options.env,
+  };
+  // Its own process group, so a teardown also ends the background jobs it started.
+  const child = spawn(claudeBin(), args, {
+    cwd: project.dir,
+    env,
+    detached: true,
+    stdio: [options.streamInput ? "pipe" : "ignore", "pipe", "pipe"],
+  });
+  if (child.pid !== undefined) groups.add(child.pid);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString("utf8");
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString("utf8");
+  });
+  const timer = setTimeout(() => {
+    if (child.pid !== undefined) killGroup(child.pid);
+  }, options.timeoutMs ?? 240_000);
+  const send = (message: unknown) => child.stdin?.write(`${JSON.stringify(message)}\n`);
+  let requests = 0;
+  const done = new Promise<RunResult>((resolve) => {
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const events = stdout
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .flatMap((l) => {
+          try {
+            return [JSON.parse(l) as Record<string, unknown>];
+          } catch {
+            return [];
+          }
+        });
+      const init = events.find((e) => e.type === "system" && e.subtype === "init");
+      const sessionId = typeof init?.session_id === "string" ? init.session_id : null;
+      resolve({ code, events, stderr, sessionId });
+    });
+  });
+  if (options.streamInput) {
+    send({
+      type: "user",
+      message: { role: "user", content: options.prompt },
+      parent_tool_use_id: null,
+      session_id: "",
+    });
+  }
+  return {
+    child,
+    send,
+    say: (text) =>
+      send({
+        type: "user",
+        message: { role: "user", content: text },
+        parent_tool_use_id: null,
+        session_id: "",
+      }),
+    interrupt: () => {
+      requests++;
+      send({
+        type: "control_request",
+        request_id: `interrupt-${requests}`,
+        request: { subtype: "interrupt" },
+      });
+    },
+    end: () => child.stdin?.end(),
+    output: () => stdout,
+    done,
+  };
+}
+
+/** Runs `claude -p` to completion. */
+export function runClaude(
+  project: Project,
+  server: AnthropicServer,
+  trap: Trap,
+  options: RunOptions,
+): Promise<RunResult> {
+  return startClaude(project, server, trap, options).done;
+}
+
+/** Our store in the project, as the hook wrote it. */
+export async function readSession(
+  project: Project,
+  sessionId: string,
+): Promise<{ snapshot: ScopeSnapshot; log: DecisionLogEntry[] }> {
+  const scope = resolveScope({ kind: "session", host: "claude-code", sessionId }) as Scope;
+  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
+  try {
+    return { snapshot: await store.read(scope), log: await store.readLog(scope) };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The decision log of the one session the project's store holds so far (empty before any). */
+export async function onlySessionLog(project: Project): Promise<DecisionLogEntry[]> {
+  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
+  try {
+    const scopes = await store.listScopes();
+    if (scopes.length > 1) throw new Error(`expected one session, found ${scopes.length}`);
+    return scopes[0] === undefined ? [] : await store.readLog(scopes[0]);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Polls `probe` every 100 ms until it returns a value (up to a minute). */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(100);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Every text of one message, whatever its role and shape. */
+function messageTexts(message: { content: unknown } | undefined): string[] {
+  if (message === undefined) return [];
+  if (typeof message.content === "string") return [message.content];
+  if (!Array.isArray(message.content)) return [];
+  return (message.content as { type?: string; text?: unknown }[])
+    .filter((b) => b?.type === "text" && typeof b.text === "string")
+    .map((b) => b.text as string);
+}
+
+/** The line every nudge of ours carries, in the session's tool family. */
+export function nudgeMark(tools: ToolGeneration): string {
+  return closeInstructionFor(tools);
+}
+
+/**
+ * Whether a request was the model's answer to one of our blocks: its newest
+ * message carries the nudge (Claude Code appends the Stop hook's reason).
+ */
+export function answersNudge(body: MessagesBody, tools: ToolGeneration): boolean {
+  const mark = nudgeMark(tools);
+  return messageTexts(body.messages.at(-1)).some((t) => t.includes(mark));
+}
+
+/** Requests that carried any nudge of ours anywhere in their history. */
+export function mentionsNudge(body: MessagesBody, tools: ToolGeneration): boolean {
+  const mark = nudgeMark(tools);
+  return body.messages.some((m) => messageTexts(m).some((t) => t.includes(mark)));
+}
+
+/** The final `result` event of a run. */
+export function resultOf(run: RunResult): Record<string, unknown> | undefined {
+  return [...run.events].reverse().find((e) => e.type === "result");
+}
+
+/** The hook's responses Claude Code reported, for debugging failures. */
+export function hookResponses(run: RunResult): string {
+  return run.events
+    .filter((e) => e.subtype === "hook_response")
+    .map((e) => `${String(e.hook_event)}: ${JSON.stringify(e.stdout)} ${JSON.stringify(e.stderr)}`)
+    .join("\n");
+}
+
+export function readText(path: string): string {
+  return readFileSync(path, "utf8");
+}
+
+export interface Suite {
+  /** Starts the model server for this test with a script of replies or a responder. */
+  serve(script: ScriptedReply[] | Responder): Promise<AnthropicServer>;
+  /** A fresh project with our hooks installed. */
+  project(options?: { preset?: string }): Project;
+  trap(): Trap;
+}
+
+/**
+ * Registers the suite's lifecycle: the host installed once, a loopback trap
+ * for stray traffic (asserted empty at the end), and a fresh model server and
+ * project per test, torn down after it.
+ */
+export function claudeSuite(): Suite {
+  let trap: Trap | null = null;
+  let server: AnthropicServer | null = null;
+  let project: Project | null = null;
+  beforeAll(async () => {
+    claudeBin();
+    trap = await startTrap();
+  });
+  afterEach(async () => {
+    killRunning();
+    await server?.close();
+    server = null;
+    project?.cleanup();
+    project = null;
+  });
+  afterAll(async () => {
+    if (trap === null) return;
+    const stray = [...trap.connections];
+    await trap.close();
+    expect(stray).toEqual([]);
+  });
+  return {
+    serve: async (script) => {
+      server = await startAnthropicServer({ script });
+      return server;
+    },
+    project: (options) => {
+      project = createProject(options);
+      return project;
+    },
+    trap: () => {
+      if (trap === null) throw new Error("the suite has not started");
+      return trap;
+    },
+  };
+}
