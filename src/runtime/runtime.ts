@@ -1,4 +1,4 @@
-import { closeInstruction as dialectCloseInstruction } from "../core/dialects/index.js";
+import { closeInstruction as dialectCloseInstruction } from "../core/dialects/close.js";
 import { decide } from "../core/engine/decide.js";
 import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
 import {

@@ -1,7 +1,10 @@
 import type { DialectName, Origin, TodoTool } from "../types.js";
+import { CLOSE_INSTRUCTIONS } from "./close.js";
 import { parleyTools } from "./parley.js";
 import { piTools } from "./pi.js";
 import { typeclawTools } from "./typeclaw.js";
+
+export { closeInstruction } from "./close.js";
 
 /** One tool vocabulary the model can be given. */
 export interface Dialect {
@@ -21,23 +24,20 @@ export const DIALECTS: Record<DialectName, Dialect> = {
     name: "typeclaw",
     description: "todo_write (full replace), todo_read, todo_clear (seed 000)",
     tools: typeclawTools,
-    closeInstruction:
-      'When an item is done and verified, send todo_write with the whole list and that item\'s status set to "completed"; call todo_clear once everything is finished.',
+    closeInstruction: CLOSE_INSTRUCTIONS.typeclaw,
   },
   parley: {
     name: "parley",
     description:
       "todo_write(items) -> ids, todo_list, todo_update(id, done|blocked, reason) (seed 002)",
     tools: parleyTools,
-    closeInstruction:
-      'Close each item with todo_update(id, "done") as you finish, or todo_update(id, "blocked", reason) if it cannot proceed.',
+    closeInstruction: CLOSE_INSTRUCTIONS.parley,
   },
   pi: {
     name: "pi",
     description: "todo_write(ops) over phases and tasks, with notes (seed 004)",
     tools: piTools,
-    closeInstruction:
-      'Close each task with todo_write({ops: [{op: "done", task}]}) as you finish; drop a task that no longer applies with op "drop".',
+    closeInstruction: CLOSE_INSTRUCTIONS.pi,
   },
 };
 
@@ -68,9 +68,4 @@ export function createToolset(options: ToolsetOptions): TodoTool[] {
 
 export function findTool(tools: readonly TodoTool[], name: string): TodoTool | undefined {
   return tools.find((tool) => tool.name === name);
-}
-
-/** The dialect's close sentence for nudges; see `Dialect.closeInstruction`. */
-export function closeInstruction(dialect: DialectName): string {
-  return DIALECTS[dialect]?.closeInstruction ?? DIALECTS.typeclaw.closeInstruction;
 }
