@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-const HELP = `todo-continuation: keeps AI agents working through their todo lists.
+import { processIo } from "./io.js";
+import { runCli } from "./run.js";
 
-Usage: todo-continuation <command> [options]
+// A reader that goes away (`| head`) is not an error worth a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
-Commands arrive with the runtime; run --help on each.
-`;
-process.stdout.write(HELP);
+process.exitCode = await runCli(process.argv.slice(2), processIo());

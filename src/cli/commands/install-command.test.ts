@@ -1,0 +1,63 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../test-support/run-cli.js";
+
+const folders: string[] = [];
+
+afterAll(async () => {
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+describe("install and uninstall (wired through the dispatcher)", () => {
+  it("merges the hooks into the project's settings and removes them again", async () => {
+    const project = await mkdtemp(join(tmpdir(), "tc-cli-install-"));
+    folders.push(project);
+    const settings = join(project, ".claude", "settings.json");
+    const install = await runCli([
+      "--preset",
+      "typeclaw",
+      "install",
+      "claude-code",
+      "--project-dir",
+      project,
+    ]);
+    expect(install.stderr).toBe("");
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain(`Updated ${settings}:`);
+    const written = await readFile(settings, "utf8");
+    expect(written).toContain("hook claude-code");
+    expect(written).toContain("typeclaw");
+    expect(JSON.parse(written).hooks.Stop).toBeDefined();
+
+    const uninstall = await runCli(["uninstall", "claude-code", "--project-dir", project]);
+    expect(uninstall.code).toBe(0);
+    expect(await readFile(settings, "utf8")).not.toContain("hook claude-code");
+  });
+
+  it("installs the OpenCode plugin, pointed at the store --dir names, and removes it", async () => {
+    const project = await mkdtemp(join(tmpdir(), "tc-cli-install-opencode-"));
+    folders.push(project);
+    const store = join(project, "store");
+    const install = await runCli(["--dir", store, "install", "opencode", "--project-dir", project]);
+    expect(install.stderr).toBe("");
+    expect(install.code).toBe(0);
+    const plugin = await readFile(
+      join(project, ".opencode", "plugins", "todo-continuation.js"),
+      "utf8",
+    );
+    expect(plugin).toContain(JSON.stringify(store));
+    const uninstall = await runCli(["uninstall", "opencode", "--project-dir", project]);
+    expect(uninstall.code).toBe(0);
+    await expect(
+      readFile(join(project, ".opencode", "plugins", "todo-continuation.js"), "utf8"),
+    ).rejects.toThrow(/ENOENT/);
+  });
+
+  it("exits 1 on the installer's own errors", async () => {
+    const run = await runCli(["install", "claude-code", "--user", "--local"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("name two settings files");
+  });
+});

@@ -1,0 +1,74 @@
+import { countStatuses, describeCounts } from "../../core/dialects/display.js";
+import { summarize } from "../../core/todo/summary.js";
+import type { CommandSpec } from "../command.js";
+import {
+  budgetLines,
+  decisionPhrase,
+  outcomeLine,
+  reminderLine,
+  suppressorLines,
+} from "../format/state.js";
+import { formatTimestamp } from "../format/time.js";
+import { formatTodoTree, markLegend } from "../format/tree.js";
+import { countsOf, type ShowView } from "../views.js";
+
+export const showCommand: CommandSpec = {
+  name: "show",
+  summary: "A scope's list as a tree and its continuation state in words",
+  usage: ["show <scope>"],
+  details: [
+    "Prints phases, statuses, notes and blocked reasons, then the open episode's budget",
+    "(used of limit, judged by --preset), what suppresses nudges, and the last outcome and decision.",
+  ],
+  args: { min: 1, max: 1 },
+  examples: ["show tui", "show 7f3a --json"],
+  async run(ctx) {
+    const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
+    const store = await ctx.store();
+    const runtime = await ctx.runtime();
+    const snapshot = await store.read(scope);
+    const [last] = await store.readLog(scope, 1);
+    const summary = summarize(snapshot.todos);
+    const view: ShowView = {
+      key: scope.key,
+      kind: scope.kind,
+      label,
+      preset: runtime.preset.name,
+      counts: countsOf(summary),
+      todos: snapshot.todos,
+      todosRevision: snapshot.todosRevision,
+      state: snapshot.state,
+      limits: runtime.limits,
+      lastDecision: last ?? null,
+    };
+    if (ctx.global.json) {
+      ctx.json(view);
+      return 0;
+    }
+    const { style } = ctx;
+    const now = runtime.now();
+    ctx.out(`${style.bold(label)}  ${style.dim(scope.key)}`);
+    ctx.out();
+    const counts = describeCounts(countStatuses(snapshot.todos.todos));
+    ctx.out(style.bold(`Todos${counts ? `: ${counts}` : ""}`));
+    for (const line of formatTodoTree(snapshot.todos, style)) ctx.out(`  ${line}`);
+    if (snapshot.todos.todos.length > 0) ctx.out(style.dim(`  ${markLegend()}`));
+    ctx.out();
+    ctx.out(style.bold(`Continuation (judged by preset "${runtime.preset.name}")`));
+    for (const line of budgetLines(snapshot.state, runtime.limits, now, summary))
+      ctx.out(`  ${line}`);
+    const suppressors = suppressorLines(snapshot.state);
+    if (suppressors.length === 0) ctx.out("  Suppressors: none");
+    else {
+      ctx.out("  Suppressors:");
+      for (const line of suppressors) ctx.out(`    ${style.yellow(line)}`);
+    }
+    ctx.out(`  Last turn: ${outcomeLine(snapshot.state.lastOutcome, now)}`);
+    ctx.out(
+      `  Last decision: ${last ? `${decisionPhrase(last)} at ${formatTimestamp(last.at)}` : "none yet"}`,
+    );
+    const reminders = reminderLine(snapshot.state.reminders);
+    if (reminders !== null) ctx.out(`  ${reminders}`);
+    return 0;
+  },
+};

@@ -1,0 +1,77 @@
+import type { CommandSpec } from "../command.js";
+import { formatLog } from "../format/log.js";
+import { whyView } from "../views.js";
+import { countOption } from "./log.js";
+
+/** Decisions from the log shown under the dry run unless --limit says otherwise. */
+const RECENT = 5;
+
+export const whyCommand: CommandSpec = {
+  name: "why",
+  summary: "What the engine would decide right now and why, plus the last decisions",
+  usage: ["why <scope>"],
+  details: [
+    "A dry run of the decision (nothing is written, the one-shot restart kick is not used up),",
+    "judged by --preset. Facts only the host knows (background work, recovery, agent mode, a",
+    "pending question) are taken as absent. With an inject, the nudge text is printed too.",
+  ],
+  options: {
+    limit: {
+      type: "string",
+      short: "n",
+      valueName: "n",
+      description: `Recent decisions to show (default ${RECENT}).`,
+    },
+  },
+  args: { min: 1, max: 1 },
+  examples: ["why tui", "why 7f3a --json"],
+  async run(ctx) {
+    const limit = countOption("limit", ctx.values.limit) ?? RECENT;
+    const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
+    const runtime = await ctx.runtime();
+    const { decision, summary, nudge } = await runtime.explain(scope);
+    const recent = await (await ctx.store()).readLog(scope, limit);
+    const view = whyView({
+      scope,
+      label,
+      preset: runtime.preset.name,
+      decision,
+      summary,
+      nudge,
+      limits: runtime.limits,
+      now: runtime.now(),
+      recent,
+    });
+    if (ctx.global.json) {
+      ctx.json(view);
+      return 0;
+    }
+    const { style } = ctx;
+    ctx.out(`${style.bold(label)}  ${style.dim(scope.key)}`);
+    ctx.out();
+    const verdict =
+      view.action === "inject"
+        ? style.green("would NUDGE now")
+        : `${style.yellow("would NOT nudge now")}: ${view.reason}`;
+    ctx.out(`${style.bold("Decision")} (preset "${view.preset}"): ${verdict}`);
+    ctx.out(`  ${view.explanation}`);
+    ctx.out(style.dim(`  Assumed (only the host knows): ${view.assumed.join("; ")}.`));
+    if (view.nudge !== null) {
+      ctx.out();
+      ctx.out(
+        style.bold(
+          `The nudge (${view.nudge.chars} characters, about ${view.nudge.tokens} tokens):`,
+        ),
+      );
+      for (const line of view.nudge.text.split("\n")) ctx.out(`  | ${line}`);
+    }
+    ctx.out();
+    if (recent.length === 0) {
+      ctx.out(`${style.bold("Decision log:")} no decisions recorded yet.`);
+      return 0;
+    }
+    ctx.out(style.bold(`Last ${recent.length === 1 ? "decision" : `${recent.length} decisions`}:`));
+    for (const line of formatLog(recent, style)) ctx.out(`  ${line}`);
+    return 0;
+  },
+};

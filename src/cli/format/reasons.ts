@@ -1,0 +1,115 @@
+import { cooldownDelay } from "../../core/engine/cooldown.js";
+import { SAFE_STOP_REASONS } from "../../core/engine/decide.js";
+import { judgeStagnation } from "../../core/engine/stagnation.js";
+import type { ContinuationState, Limits, SkipReason, TodoSummary } from "../../core/types.js";
+import {
+  formatAgo,
+  formatCount,
+  formatDuration,
+  limitCount,
+  limitDuration,
+  plural,
+} from "./time.js";
+
+/** What a reason is about, for the facts it quotes. */
+export interface ReasonContext {
+  state: ContinuationState;
+  summary: TodoSummary;
+  limits: Limits;
+  now: number;
+}
+
+/** One short clause per skip reason, for tables and log lines. */
+export const REASON_TITLES: Record<SkipReason, string> = {
+  "no-incomplete-todos": "nothing left to do",
+  "only-blocked-todos": "only blocked items remain",
+  "restart-kick-suppressed": "restart kick owns this idle",
+  "user-abort-blocked": "user interrupted",
+  "continuation-stopped": "stopped by the user",
+  "agent-excluded": "agent excluded",
+  recovering: "session recovering",
+  "background-work": "background work running",
+  "awaiting-user": "waiting for the user's answer",
+  "turn-not-safe": "last turn did not end cleanly",
+  "max-auto-turns": "nudge budget used up",
+  "max-tokens": "token budget used up",
+  "max-wall-clock": "time budget used up",
+  "too-many-incomplete": "too many open items",
+  stagnation: "no progress",
+  cooldown: "cooling down after failed deliveries",
+};
+
+/**
+ * A full sentence explaining a skip, quoting the numbers behind it, so a person
+ * can tell what would have to change for the agent to be nudged again.
+ */
+export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
+  const { state, summary, limits, now } = ctx;
+  const episode = state.episode;
+  switch (reason) {
+    case "no-incomplete-todos":
+      return summary.total === 0
+        ? "The list is empty, so there is nothing to continue."
+        : "Every item is completed or cancelled, so there is nothing to continue.";
+    case "only-blocked-todos":
+      return `Only blocked items remain (${summary.blocked}); the session parks instead of nagging until someone unblocks them or adds work.`;
+    case "restart-kick-suppressed":
+      return "The process restarted and its own restart kick owns this idle; this one-shot is used up by the next idle, which then decides normally.";
+    case "user-abort-blocked":
+      return "The user interrupted the last turn; no nudge until the user speaks again.";
+    case "continuation-stopped":
+      return "The user stopped continuation for this scope; it stays stopped until `resume`.";
+    case "agent-excluded":
+      return "The agent is excluded: it is on the skip list, in a plan or read-only mode, lacks write permission, or is a subagent.";
+    case "recovering":
+      return "The host is recovering the session; nudging now would collide with it.";
+    case "background-work":
+      return "Background tasks or subagents are still running; the agent is waiting on them, not stuck.";
+    case "awaiting-user":
+      return "The agent asked the user a question and is waiting for the answer.";
+    case "turn-not-safe": {
+      const outcome = state.lastOutcome;
+      if (outcome === null) {
+        return "No turn outcome is recorded yet, so it is unknown how the last turn ended; the engine does not guess.";
+      }
+      if (!SAFE_STOP_REASONS.includes(outcome.stopReason)) {
+        return `The last turn ended with "${outcome.stopReason}", which is not a clean stop; nudging after it could loop on the same failure.`;
+      }
+      return "The last turn was already answered by a nudge; the next nudge waits until another turn ends.";
+    }
+    case "max-auto-turns":
+      return `This episode already sent ${formatCount(episode?.autoTurns ?? 0)} of ${limitCount(limits.maxAutoTurns)} nudges; the next real user message starts a new episode.`;
+    case "max-tokens":
+      return `This episode spent ${formatCount(episode?.tokens ?? 0)} of ${limitCount(limits.maxTokens)} tokens (${limits.tokenMode === "spend" ? "cached input not counted" : "cached input counted"}); the next real user message starts a new episode.`;
+    case "max-wall-clock": {
+      const elapsed = episode ? now - episode.startedAt : 0;
+      if (elapsed < 0) {
+        return "The episode's start lies in the future (a clock that stepped back, or a hand-edited file), which counts as spent; the next real user message starts a new episode.";
+      }
+      return `This episode has run for ${formatDuration(elapsed)} of ${limitDuration(limits.maxWallClockMs)}; the next real user message starts a new episode.`;
+    }
+    case "too-many-incomplete":
+      return `${plural(summary.incomplete, "incomplete item")} exceed the ceiling of ${formatCount(limits.maxIncomplete ?? 0)}; the list is too long to push through unattended.`;
+    case "stagnation": {
+      // A skip writes nothing, so the stored count lags by this decision: judge it again.
+      const count = judgeStagnation(episode, summary, limits).count;
+      const progress =
+        limits.stagnationMode === "strict"
+          ? "made progress (no item closed, no fewer open items)"
+          : "changed";
+      return `The list has not ${progress} over the last ${plural(count, "nudge")} (limit ${limits.stagnationLimit}); the agent is not making progress, so nudging stopped until the user speaks.`;
+    }
+    case "cooldown": {
+      const failures = episode?.failures ?? 0;
+      if (failures >= limits.maxDeliveryFailures) {
+        return `${plural(failures, "delivery", "deliveries")} in a row failed (limit ${limitCount(limits.maxDeliveryFailures)}); this episode stops trying.`;
+      }
+      const last = episode?.lastFailureAt ?? null;
+      const wait =
+        last === null
+          ? ""
+          : `; the next try is allowed ${formatAgo(last + cooldownDelay(failures, limits), now)}`;
+      return `The last ${plural(failures, "delivery", "deliveries")} failed, so nudges back off${wait}.`;
+    }
+  }
+}

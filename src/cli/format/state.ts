@@ -1,0 +1,123 @@
+import { isSafeOutcome } from "../../core/engine/decide.js";
+import { judgeStagnation } from "../../core/engine/stagnation.js";
+import type {
+  ContinuationState,
+  DecisionLogEntry,
+  Limits,
+  Reminder,
+  TodoSummary,
+  TurnOutcome,
+} from "../../core/types.js";
+import { REASON_TITLES } from "./reasons.js";
+import {
+  formatAgo,
+  formatCount,
+  formatDuration,
+  limitCount,
+  limitDuration,
+  plural,
+} from "./time.js";
+
+/**
+ * The budget of the open episode as "used of limit" pairs. With the list's
+ * summary, stagnation is shown as the next decision would count it (a skip
+ * never stores its count, so the stored one can lag by one).
+ */
+export function budgetLines(
+  state: ContinuationState,
+  limits: Limits,
+  now: number,
+  summary?: TodoSummary,
+): string[] {
+  const e = state.episode;
+  if (e === null) {
+    return ["No episode is open: one opens with the first nudge after a real user message."];
+  }
+  // Only a turn the episode has not answered yet is judged at the next decision.
+  const judged = summary !== undefined && isSafeOutcome(state.lastOutcome, e);
+  const stagnation = judged ? judgeStagnation(e, summary, limits).count : e.stagnation;
+  const lines = [
+    `Episode ${e.id}, started ${formatAgo(e.startedAt, now)}:`,
+    `  nudges      ${formatCount(e.autoTurns)} of ${limitCount(limits.maxAutoTurns)}`,
+    `  tokens      ${formatCount(e.tokens)} of ${limitCount(limits.maxTokens)} (${limits.tokenMode})`,
+    `  time        ${formatDuration(Math.max(0, now - e.startedAt))} of ${limitDuration(limits.maxWallClockMs)}`,
+    `  stagnation  ${formatCount(stagnation)} of ${limits.stagnationLimit === 0 ? "off" : limitCount(limits.stagnationLimit)} (${limits.stagnationMode})`,
+  ];
+  if (e.failures > 0) {
+    lines.push(
+      `  failed deliveries  ${formatCount(e.failures)} of ${limitCount(limits.maxDeliveryFailures)}`,
+    );
+  }
+  return lines;
+}
+
+/** The suppressors that hold nudges back regardless of budget, in words. */
+export function suppressorLines(state: ContinuationState): string[] {
+  const lines: string[] = [];
+  if (state.stopped) lines.push("stopped by the user: no nudges until `resume`");
+  if (state.userAbortBlocked) {
+    lines.push("the user interrupted: no nudges until the user speaks again");
+  }
+  if (state.restartKickArmed) lines.push("restart kick armed: the next idle is skipped once");
+  return lines;
+}
+
+export function outcomeLine(outcome: TurnOutcome | null, now: number): string {
+  if (outcome === null) return "none recorded";
+  const parts = [
+    `ended "${outcome.stopReason}" ${formatAgo(outcome.endedAt, now)}`,
+    `${formatCount(outcome.usage.total)} tokens`,
+  ];
+  if (outcome.injected) parts.push("started by a nudge");
+  if (outcome.restartCaused) parts.push("cut short by a restart");
+  return parts.join(", ");
+}
+
+export function reminderLine(reminders: Reminder[]): string | null {
+  if (reminders.length === 0) return null;
+  const kinds = [...new Set(reminders.map((r) => r.kind))].join(", ");
+  return `${plural(reminders.length, "reminder")} queued for the next turn (${kinds})`;
+}
+
+/** One log entry as a short phrase: "inject #2", "skip: no progress (stagnation)". */
+export function decisionPhrase(entry: DecisionLogEntry): string {
+  switch (entry.action) {
+    case "inject": {
+      const delivered =
+        entry.delivered === undefined ? "" : entry.delivered ? ", delivered" : ", not delivered";
+      return `inject nudge #${entry.autoTurns}${delivered}`;
+    }
+    case "delivery-failed":
+      return `delivery failed${entry.note ? `: ${entry.note}` : ""}`;
+    case "skip":
+      return entry.reason === null
+        ? "skip"
+        : `skip: ${REASON_TITLES[entry.reason]} (${entry.reason})`;
+  }
+}
+
+/**
+ * A scope's continuation state in a few words, for the `list` table: what
+ * holds it back first, else the open episode, else the last decision.
+ */
+export function stateWords(
+  state: ContinuationState,
+  limits: Limits,
+  last: DecisionLogEntry | null,
+): string {
+  if (state.stopped) return "stopped by user";
+  if (state.userAbortBlocked) return "interrupted by user";
+  const episode = state.episode;
+  const lastWords = last === null ? null : lastDecisionWords(last);
+  if (episode !== null) {
+    const budget = `${episode.autoTurns}/${limitCount(limits.maxAutoTurns)} nudges`;
+    return lastWords === null ? `episode: ${budget}` : `episode: ${budget}, ${lastWords}`;
+  }
+  return lastWords ?? "idle";
+}
+
+function lastDecisionWords(entry: DecisionLogEntry): string {
+  if (entry.action === "skip" && entry.reason !== null) return `last: ${entry.reason}`;
+  if (entry.action === "delivery-failed") return "last: delivery failed";
+  return "last: nudged";
+}

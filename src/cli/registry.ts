@@ -1,0 +1,33 @@
+import type { CommandSpec } from "./command.js";
+import { clearCommand } from "./commands/clear.js";
+import { demoCommand } from "./commands/demo.js";
+import { editCommand } from "./commands/edit.js";
+import { hookCommand } from "./commands/hook-command.js";
+import { installCommandSpec, uninstallCommandSpec } from "./commands/install-command.js";
+import { listCommand } from "./commands/list.js";
+import { logCommand } from "./commands/log.js";
+import { mcpCommand } from "./commands/mcp-command.js";
+import { migrateCommand } from "./commands/migrate.js";
+import { showCommand } from "./commands/show.js";
+import { snapshotCommand } from "./commands/snapshot.js";
+import { resumeCommand, stopCommand } from "./commands/stop.js";
+import { whyCommand } from "./commands/why.js";
+
+/** Every command, in the order `help` lists them. `help` itself is handled by the dispatcher. */
+export const COMMANDS: readonly CommandSpec[] = [
+  listCommand,
+  showCommand,
+  whyCommand,
+  logCommand,
+  editCommand,
+  stopCommand,
+  resumeCommand,
+  clearCommand,
+  snapshotCommand,
+  hookCommand,
+  installCommandSpec,
+  uninstallCommandSpec,
+  mcpCommand,
+  migrateCommand,
+  demoCommand,
+];

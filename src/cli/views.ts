@@ -1,0 +1,146 @@
+import type {
+  ContinuationState,
+  Decision,
+  DecisionLogEntry,
+  Limits,
+  Scope,
+  ScopeSnapshot,
+  SkipReason,
+  TodoList,
+  TodoSummary,
+} from "../core/types.js";
+import { explainSkip } from "./format/reasons.js";
+import { stateWords } from "./format/state.js";
+
+/**
+ * The data each command prints. `--json` prints these objects as they are;
+ * the text output is rendered from the same objects, so both always agree.
+ */
+
+export interface Counts {
+  total: number;
+  actionable: number;
+  blocked: number;
+  completed: number;
+  cancelled: number;
+}
+
+export interface ScopeRow {
+  key: string;
+  kind: Scope["kind"];
+  label: string;
+  counts: Counts;
+  stopped: boolean;
+  userAbortBlocked: boolean;
+  restartKickArmed: boolean;
+  episode: ContinuationState["episode"];
+  lastDecision: DecisionLogEntry | null;
+  /** The state in a few words, as the text table shows it. */
+  status: string;
+}
+
+export function countsOf(summary: TodoSummary): Counts {
+  return {
+    total: summary.total,
+    actionable: summary.actionable,
+    blocked: summary.blocked,
+    completed: summary.completed,
+    cancelled: summary.cancelled,
+  };
+}
+
+export function scopeRow(
+  scope: Scope,
+  label: string,
+  snapshot: ScopeSnapshot,
+  summary: TodoSummary,
+  last: DecisionLogEntry | null,
+  limits: Limits,
+): ScopeRow {
+  const { state } = snapshot;
+  return {
+    key: scope.key,
+    kind: scope.kind,
+    label,
+    counts: countsOf(summary),
+    stopped: state.stopped,
+    userAbortBlocked: state.userAbortBlocked,
+    restartKickArmed: state.restartKickArmed,
+    episode: state.episode,
+    lastDecision: last,
+    status: stateWords(state, limits, last),
+  };
+}
+
+export interface ShowView {
+  key: string;
+  kind: Scope["kind"];
+  label: string;
+  preset: string;
+  counts: Counts;
+  todos: TodoList;
+  todosRevision: number;
+  state: ContinuationState;
+  limits: Limits;
+  lastDecision: DecisionLogEntry | null;
+}
+
+export interface WhyView {
+  key: string;
+  label: string;
+  preset: string;
+  /** What the engine would do now. */
+  action: "inject" | "skip";
+  reason: SkipReason | null;
+  /** The reason in a sentence, or what the nudge would be. */
+  explanation: string;
+  counts: Counts;
+  nudge: {
+    text: string;
+    chars: number;
+    tokens: number;
+    episodeId: string;
+    autoTurn: number;
+  } | null;
+  /** Host facts the CLI cannot see, assumed absent for this dry run. */
+  assumed: string[];
+  recent: DecisionLogEntry[];
+}
+
+/** Signals only a host knows; a dry run from the command line takes them as absent. */
+export const UNKNOWN_SIGNALS = [
+  "agent not excluded",
+  "no session recovery running",
+  "no background work",
+  "no question pending for the user",
+];
+
+export function whyView(input: {
+  scope: Scope;
+  label: string;
+  preset: string;
+  decision: Decision;
+  summary: TodoSummary;
+  nudge: WhyView["nudge"];
+  limits: Limits;
+  now: number;
+  recent: DecisionLogEntry[];
+}): WhyView {
+  const { decision, summary, limits, now } = input;
+  const explanation =
+    decision.action === "skip"
+      ? explainSkip(decision.reason, { state: decision.state, summary, limits, now })
+      : `Actionable items remain and every check passes: the engine would send nudge ${decision.episode.autoTurns} of episode ${decision.episode.id}.`;
+  return {
+    key: input.scope.key,
+    label: input.label,
+    preset: input.preset,
+    action: decision.action,
+    reason: decision.action === "skip" ? decision.reason : null,
+    explanation,
+    counts: countsOf(summary),
+    nudge: input.nudge,
+    assumed: UNKNOWN_SIGNALS,
+    recent: input.recent,
+  };
+}
