@@ -1,2 +1,10 @@
+/**
+ * todo-continuation: the pure core (todo model, dialects, scopes, engine,
+ * nudges), the runtime that connects it to events, and the embedded stores.
+ * Host integrations live behind their own subpaths (`/claude-code`,
+ * `/opencode`, `/pi`, `/ai-sdk`, `/mcp`, `/postgres`).
+ */
 export * from "./core/index.js";
-export { MemoryStore } from "./store/memory/memory-store.js";
+export * from "./runtime/index.js";
+export { MemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
+export * from "./store/file/index.js";

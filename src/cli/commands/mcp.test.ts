@@ -10,8 +10,8 @@ import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/t
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveScope, scopeKeyProblem } from "../../core/scope/index.js";
-import { MemoryStore } from "../../store/memory/memory-store.js";
 import { createFileStore } from "../../store/file/file-store.js";
+import { MemoryStore } from "../../store/memory/memory-store.js";
 import { MCP_HELP, McpUsageError, parseMcpArgs, runMcpServer } from "./mcp.js";
 
 const REPO = resolve(import.meta.dirname, "../../..");
@@ -45,7 +45,8 @@ class StreamTransport implements Transport {
   async start() {
     this.input.on("data", (chunk: Buffer) => {
       this.#buffer.append(chunk);
-      for (let m = this.#buffer.readMessage(); m; m = this.#buffer.readMessage()) this.onmessage?.(m);
+      for (let m = this.#buffer.readMessage(); m; m = this.#buffer.readMessage())
+        this.onmessage?.(m);
     });
   }
   async send(message: JSONRPCMessage) {
@@ -174,7 +175,18 @@ describe("todo-continuation mcp (the built bin)", () => {
     const dir = tempDir();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, "mcp", "--dir", dir, "--session", "s-1", "--host", "claude-code", "--dialect", "parley"],
+      args: [
+        BIN,
+        "mcp",
+        "--dir",
+        dir,
+        "--session",
+        "s-1",
+        "--host",
+        "claude-code",
+        "--dialect",
+        "parley",
+      ],
       stderr: "pipe",
       env: { PATH: process.env.PATH ?? "" },
     });

@@ -130,7 +130,9 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<number
     settings = parseMcpArgs(options.argv);
   } catch (error) {
     if (!(error instanceof McpUsageError)) throw error;
-    stderr.write(`todo-continuation mcp: ${error.message}\nRun "todo-continuation mcp --help" for usage.\n`);
+    stderr.write(
+      `todo-continuation mcp: ${error.message}\nRun "todo-continuation mcp --help" for usage.\n`,
+    );
     return 2;
   }
   if (settings.help) {

@@ -1,0 +1,146 @@
+import type { ModelMessage } from "ai";
+import type { HostSignals, Reminder, Scope, SkipReason } from "../../core/types.js";
+import {
+  type ContinuationRuntime,
+  classifyAiSdkFinishReason,
+  classifyHostError,
+  type Nudge,
+  runWakeLoop,
+  usageFromAiSdk,
+  type WakeBudget,
+  type WakeState,
+} from "../../runtime/index.js";
+
+/**
+ * What one model call must return: `generateText`'s result and an agent's
+ * `generate()` result both fit, so the loop wraps either.
+ */
+export interface GenerateTurnResult {
+  finishReason: unknown;
+  /** Spend of every step of the call; preferred over `usage` (the last step only). */
+  totalUsage?: unknown;
+  usage?: unknown;
+  response: { messages: ModelMessage[] };
+}
+
+export interface RunWithTodosOptions<R extends GenerateTurnResult> {
+  runtime: ContinuationRuntime;
+  scope: Scope;
+  /** The conversation so far, ending with the user's message. Not mutated. */
+  messages: ModelMessage[];
+  /** One model call over the whole conversation, e.g. `(input) => generateText({ model, tools, ...input })`. */
+  generate: (input: { messages: ModelMessage[]; abortSignal?: AbortSignal }) => PromiseLike<R>;
+  /** Aborting ends the loop: the turn is recorded as a user abort and nothing more is sent. */
+  abortSignal?: AbortSignal;
+  /** Re-entries allowed after the first call; default the preset's `maxWakeCycles`. */
+  maxWakeCycles?: number;
+  /** A budget shared with your runtime's other nudges (reply nudges, subagent results). */
+  budget?: WakeBudget;
+  signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
+  /**
+   * Whether `messages` ends with a real user turn, which resets the episode
+   * and lifts an earlier abort block. Default true; pass false when resuming
+   * after a restart or from a scheduled job.
+   */
+  realUserTurn?: boolean;
+}
+
+export interface RunWithTodosResult<R extends GenerateTurnResult> {
+  /** `idle`: actionable todos remain; `dormant`: nothing actionable is open; `parked` is not used here. */
+  state: WakeState;
+  /** Re-entries made after the first call. */
+  cycles: number;
+  /** Why the engine declined to continue, when it did. */
+  lastSkip: SkipReason | null;
+  /** True when the abort signal ended the loop. */
+  aborted: boolean;
+  /** The whole conversation: the input, every response, and each nudge as a user message. */
+  messages: ModelMessage[];
+  /** Each call's result, in order. */
+  results: R[];
+  /** The nudges sent, in order. */
+  nudges: Nudge[];
+}
+
+/** Reminders (failed writes, user edits) as one block the model reads before the nudge. */
+export function formatReminders(reminders: readonly Reminder[]): string {
+  return reminders.map((r) => `<system-reminder>\n${r.text}\n</system-reminder>`).join("\n");
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || classifyHostError(error) === "aborted";
+}
+
+/**
+ * The wake loop around an AI SDK call. The SDK's own loop ends as soon as the
+ * model answers without a tool call, even with todos open; this runs the call,
+ * records how it ended and what it spent, and while the engine says inject,
+ * appends the nudge as a user message (the system prompt stays cacheable) and
+ * calls again. Budgets, stagnation, an abort and the shared wake budget all
+ * end it; every decision lands in the store's log.
+ */
+export async function runWithTodos<R extends GenerateTurnResult>(
+  options: RunWithTodosOptions<R>,
+): Promise<RunWithTodosResult<R>> {
+  const { runtime, scope, abortSignal } = options;
+  const messages: ModelMessage[] = [...options.messages];
+  const results: R[] = [];
+  const nudges: Nudge[] = [];
+  let aborted = false;
+
+  if (options.realUserTurn !== false) await runtime.turnStarted(scope, { real: true });
+
+  const outcome = await runWakeLoop({
+    runtime,
+    scope,
+    ...(options.maxWakeCycles !== undefined ? { maxWakeCycles: options.maxWakeCycles } : {}),
+    ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.signals ? { signals: options.signals } : {}),
+    runTurn: async ({ nudge }) => {
+      if (abortSignal?.aborted) {
+        aborted = true;
+        return { stopReason: "aborted" };
+      }
+      const reminders = await runtime.drainReminders(scope);
+      const parts = reminders.length > 0 ? [formatReminders(reminders)] : [];
+      if (nudge) {
+        nudges.push(nudge);
+        parts.push(nudge.text);
+      }
+      if (parts.length > 0) messages.push({ role: "user", content: parts.join("\n\n") });
+      let result: R;
+      try {
+        result = await options.generate({
+          messages: [...messages],
+          ...(abortSignal ? { abortSignal } : {}),
+        });
+      } catch (error) {
+        if (isAbort(error, abortSignal)) {
+          aborted = true;
+          return { stopReason: "aborted" };
+        }
+        // Recorded so the next idle sees an unsafe turn, then surfaced to the caller.
+        await runtime.turnEnded(scope, {
+          stopReason: classifyHostError(error),
+          injected: nudge !== null,
+        });
+        throw error;
+      }
+      results.push(result);
+      messages.push(...result.response.messages);
+      return {
+        stopReason: classifyAiSdkFinishReason(result.finishReason),
+        usage: usageFromAiSdk(result.totalUsage ?? result.usage),
+      };
+    },
+  });
+  return {
+    state: outcome.state,
+    cycles: outcome.cycles,
+    lastSkip: outcome.lastSkip,
+    aborted,
+    messages,
+    results,
+    nudges,
+  };
+}

@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import type { HostSignals, Scope, ScopeSnapshot, TodoTool, ToolResult } from "../../core/types.js";
+import {
+  type ContinuationRuntime,
+  classifyPiStopReason,
+  completeUsage,
+  type IdleResult,
+  NO_SCOPE_NOTICE,
+  usageFromPi,
+} from "../../runtime/index.js";
+import { formatReminder } from "./messages.js";
+import type { PiAssistantMessage, PiCustomMessage, PiMessage } from "./pi-api.js";
+import { previewIdle, withOutcome } from "./preview.js";
+
+/** `customType` of the continuation messages this extension queues. */
+export const NUDGE_MESSAGE_TYPE = "todo-continuation";
+/** `customType` of reminders (failed writes, user edits) added to the model's context. */
+export const REMINDER_MESSAGE_TYPE = "todo-continuation-reminder";
+
+export interface PiContinuationOptions {
+  runtime: ContinuationRuntime;
+  /** Queues a message for pi; must not await (pi drains its queue within microtasks). */
+  queueFollowUp: (message: {
+    customType: string;
+    content: string;
+    display: boolean;
+    details: unknown;
+  }) => void;
+  signals?: () => HostSignals;
+  /** Internal failures; the host run always goes on, and nothing is injected. */
+  onError?: (error: unknown) => void;
+}
+
+/** A nudge queued at turn_end whose persisted decision is still being made. */
+interface Reservation {
+  id: string;
+  decided: Promise<IdleResult | undefined>;
+  /** A real user turn arrived after it was queued: drop it instead of sending it. */
+  superseded: boolean;
+}
+
+export interface ContextResult {
+  messages?: PiMessage[];
+}
+
+function isAssistant(message: PiMessage): message is PiAssistantMessage {
+  return message.role === "assistant";
+}
+
+function reservationId(message: PiMessage): string | null {
+  if (message.role !== "custom") return null;
+  const custom = message as PiCustomMessage;
+  if (custom.customType !== NUDGE_MESSAGE_TYPE) return null;
+  const id = (custom.details as { reservation?: unknown } | undefined)?.reservation;
+  return typeof id === "string" ? id : null;
+}
+
+function hasToolCalls(message: PiAssistantMessage): boolean {
+  return (
+    Array.isArray(message.content) && message.content.some((part) => part?.type === "toolCall")
+  );
+}
+
+/**
+ * The continuation logic of the pi extension, one instance per pi session.
+ *
+ * pi 0.73 does not wait for extension handlers: its loop checks the follow-up
+ * queue a few microtasks after emitting `turn_end`, and a continuation sent
+ * any later (from `agent_end`, or after an await) is lost in print mode. The
+ * store is async, yet the runtime must persist a decision before delivering
+ * it. Both hold because queuing is not delivering:
+ *
+ * 1. `context` (which pi awaits before every model call) settles pending
+ *    writes and reads a snapshot of the scope.
+ * 2. `message_end` records the assistant outcome: in the snapshot at once,
+ *    in the store through a serial queue (never awaited by pi).
+ * 3. `turn_end`, with no await, previews the decision on the snapshot with
+ *    the pure engine. On inject it queues the nudge as a follow-up (a
+ *    reservation) and queues `runIdle`, which decides and persists for real.
+ * 4. pi drains the follow-up and emits `context` before the model call,
+ *    awaiting us: we wait for `runIdle`. Inject: the model gets the persisted
+ *    nudge. Skip (the store changed since the snapshot, e.g. a `stop` from
+ *    the CLI): we abort the call before any request is sent.
+ *
+ * So the model never sees a nudge the store has not recorded, and the queue
+ * is filled synchronously. When the preview says skip, `runIdle` still runs
+ * so the skip lands in the decision log.
+ */
+export class PiContinuation {
+  readonly #runtime: ContinuationRuntime;
+  readonly #options: PiContinuationOptions;
+  #scope: Scope | null = null;
+  #snapshot: ScopeSnapshot | null = null;
+  #chain: Promise<unknown> = Promise.resolve();
+  #reservation: Reservation | null = null;
+  /** The run since the last real prompt was started by a nudge we delivered. */
+  #injectedTurn = false;
+  /** We aborted a model call to withdraw a nudge: its aborted turn is not the user's abort. */
+  #withdrawing = false;
+  /** The turn that ended with our withdrawal-abort: nothing to decide for it. */
+  #ignoreTurnEnd = false;
+  /** Tool calls our handlers ran (their failures already queued a reminder). */
+  readonly #ranToolCalls = new Set<string>();
+
+  constructor(options: PiContinuationOptions) {
+    this.#runtime = options.runtime;
+    this.#options = options;
+  }
+
+  get scope(): Scope | null {
+    return this.#scope;
+  }
+
+  /** Runs store work strictly in order, off pi's critical path; failures are reported, not thrown. */
+  #enqueue<T>(work: (scope: Scope) => Promise<T>): Promise<T | undefined> {
+    const scope = this.#scope;
+    if (scope === null) return Promise.resolve(undefined);
+    const run = this.#chain.then(() => work(scope));
+    const settled = run.catch((error: unknown) => {
+      this.#options.onError?.(error);
+      return undefined;
+    });
+    this.#chain = settled;
+    return settled;
+  }
+
+  /** Resolves when every queued store write has finished. */
+  async settle(): Promise<void> {
+    await this.#chain;
+  }
+
+  async #refresh(): Promise<void> {
+    await this.settle();
+    const scope = this.#scope;
+    if (scope === null) return;
+    try {
+      this.#snapshot = await this.#runtime.store.read(scope);
+    } catch (error) {
+      // Without a snapshot nothing is previewed, so nothing is queued: fail closed.
+      this.#snapshot = null;
+      this.#options.onError?.(error);
+    }
+  }
+
+  #signals(): HostSignals {
+    return this.#options.signals?.() ?? {};
+  }
+
+  /** The session's scope (null for subagents and unknown sessions: no list, no nudges). */
+  async start(scope: Scope | null): Promise<void> {
+    await this.settle();
+    this.#scope = scope;
+    this.#snapshot = null;
+    this.#reservation = null;
+    this.#injectedTurn = false;
+    await this.#refresh();
+  }
+
+  /** A prompt typed by the user (or sent over RPC): resets the episode and lifts an abort block. */
+  async userInput(source: string): Promise<void> {
+    if (source === "extension") return;
+    if (this.#reservation) this.#reservation.superseded = true;
+    this.#injectedTurn = false;
+    await this.#enqueue((scope) => this.#runtime.turnStarted(scope, { real: true }));
+    await this.#refresh();
+  }
+
+  /** A dialect tool call, ordered with the other store writes. */
+  async callTool(tool: TodoTool, input: unknown, toolCallId?: string): Promise<ToolResult> {
+    if (toolCallId !== undefined) this.#ranToolCalls.add(toolCallId);
+    if (this.#scope === null) {
+      return { text: NO_SCOPE_NOTICE, isError: false, details: { noScope: true } };
+    }
+    const result = await this.#enqueue((scope) => this.#runtime.callTool(scope, tool, input));
+    if (result === undefined) {
+      return {
+        text: `${tool.name} failed: the todo store could not be reached, and nothing was written.`,
+        isError: true,
+        details: {},
+      };
+    }
+    return result;
+  }
+
+  /**
+   * A todo tool call that failed before our handler ran (pi refused its
+   * arguments against the schema): the model still learns, at its next call,
+   * that its list did not change. Never awaits.
+   */
+  toolEnded(toolCallId: string, toolName: string, isError: boolean): void {
+    const ran = this.#ranToolCalls.delete(toolCallId);
+    if (ran || !isError) return;
+    void this.#enqueue((scope) =>
+      this.#runtime.pushReminder(scope, {
+        kind: "write-failed",
+        text: `Your last ${toolName} call was rejected before it ran, so the todo list did not change. Check the arguments against the tool's schema and retry.`,
+      }),
+    );
+  }
+
+  /**
+   * Before every model call (pi awaits this): confirm or withdraw a queued
+   * nudge, take a fresh snapshot, and add pending reminders for this call.
+   */
+  async context(messages: PiMessage[], abort: () => void): Promise<ContextResult | undefined> {
+    let next = messages;
+    const reservation = this.#reservation;
+    const index = reservation ? messages.findIndex((m) => reservationId(m) === reservation.id) : -1;
+    if (reservation && index >= 0) {
+      this.#reservation = null;
+      const result = await reservation.decided;
+      next = [...messages];
+      if (reservation.superseded) {
+        next.splice(index, 1);
+      } else if (result?.action === "inject" && result.delivered) {
+        const sent = next[index] as PiCustomMessage;
+        // The preview rendered the queued text; the model gets the persisted nudge.
+        if (sent.content !== result.nudge.text)
+          next[index] = { ...sent, content: result.nudge.text };
+        this.#injectedTurn = true;
+      } else {
+        next.splice(index, 1);
+        this.#withdrawing = true;
+        abort();
+      }
+    }
+    await this.#refresh();
+    const reminders = (await this.#enqueue((scope) => this.#runtime.drainReminders(scope))) ?? [];
+    if (reminders.length > 0) {
+      const reminder: PiCustomMessage = {
+        role: "custom",
+        customType: REMINDER_MESSAGE_TYPE,
+        content: reminders.map((r) => formatReminder(r.text)).join("\n"),
+        display: false,
+        timestamp: Date.now(),
+      };
+      next = [...next, reminder];
+    }
+    return next === messages ? undefined : { messages: next };
+  }
+
+  /** Records how an assistant message ended, with its usage. Never awaits. */
+  messageEnd(message: PiMessage): void {
+    if (!isAssistant(message)) return;
+    const stopReason = classifyPiStopReason(message.stopReason);
+    if (this.#withdrawing) {
+      this.#withdrawing = false;
+      // The call we aborted to withdraw a nudge: not a user abort, and the
+      // decision that withdrew it is already persisted.
+      if (stopReason === "aborted") {
+        this.#ignoreTurnEnd = true;
+        return;
+      }
+    }
+    // Every assistant message between a delivered nudge and the next real
+    // prompt belongs to the turn that nudge started.
+    const injected = this.#injectedTurn;
+    const usage = usageFromPi(message.usage);
+    const turnId = `pi-${message.responseId ?? "local"}-${message.timestamp}`;
+    if (this.#snapshot) {
+      try {
+        this.#snapshot = withOutcome(this.#snapshot, {
+          turnId,
+          stopReason,
+          endedAt: this.#runtime.now(),
+          usage: completeUsage(usage),
+          injected,
+          restartCaused: false,
+        });
+      } catch (error) {
+        this.#snapshot = null;
+        this.#options.onError?.(error);
+      }
+    }
+    void this.#enqueue((scope) =>
+      this.#runtime.turnEnded(scope, { turnId, stopReason, usage, injected }),
+    );
+  }
+
+  /**
+   * The end of a turn. Only a turn without tool calls can end the run; for
+   * those, decide synchronously whether to queue a nudge. Never awaits.
+   */
+  turnEnd(message: PiMessage): void {
+    if (this.#ignoreTurnEnd) {
+      this.#ignoreTurnEnd = false;
+      return;
+    }
+    if (this.#scope === null || !isAssistant(message) || hasToolCalls(message)) return;
+    // One nudge in flight at a time; the pending one answers this turn too.
+    if (this.#reservation) return;
+    const signals = this.#signals();
+    let preview: ReturnType<typeof previewIdle> | null = null;
+    if (this.#snapshot) {
+      try {
+        preview = previewIdle(this.#runtime, this.#snapshot, signals, this.#runtime.now());
+      } catch (error) {
+        this.#options.onError?.(error);
+      }
+    }
+    if (preview?.action === "inject") {
+      const id = randomUUID();
+      this.#options.queueFollowUp({
+        customType: NUDGE_MESSAGE_TYPE,
+        content: preview.text,
+        display: true,
+        details: { reservation: id },
+      });
+      // The snapshot no longer predicts the store once a nudge is pending.
+      this.#snapshot = null;
+      this.#reservation = {
+        id,
+        superseded: false,
+        decided: this.#enqueue((scope) =>
+          // Handing the nudge over is all delivery means here: the model sees
+          // it only after `context` has checked this persisted decision.
+          this.#runtime.runIdle(scope, { trigger: "turn_end", signals, deliver: () => {} }),
+        ),
+      };
+      return;
+    }
+    void this.#enqueue((scope) =>
+      this.#runtime.runIdle(scope, {
+        trigger: "turn_end",
+        signals,
+        deliver: () => {
+          throw new Error(
+            "the run had already ended when the decision was made; nothing was queued",
+          );
+        },
+      }),
+    );
+  }
+}

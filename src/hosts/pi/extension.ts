@@ -1,0 +1,150 @@
+import { createToolset, isDialectName } from "../../core/dialects/index.js";
+import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { resolveScope } from "../../core/scope/index.js";
+import type {
+  DialectName,
+  HostSignals,
+  Limits,
+  PresetName,
+  Store,
+  TodoTool,
+} from "../../core/types.js";
+import { ContinuationRuntime, type RuntimeOptions } from "../../runtime/index.js";
+import { createFileStore } from "../../store/file/file-store.js";
+import { PiContinuation } from "./continuation.js";
+import { promptSnippet } from "./messages.js";
+import type { PiContext, PiExtensionApi, PiToolDefinition } from "./pi-api.js";
+import { isSubagent, markParent } from "./subagent.js";
+
+/** Environment variables the default export reads. */
+export const DIALECT_ENV = "TODO_CONTINUATION_DIALECT";
+export const PRESET_ENV = "TODO_CONTINUATION_PRESET";
+
+export interface PiExtensionOptions {
+  /** Where lists and state live; default the file store under `dir`. */
+  store?: Store;
+  /** File store folder; default `$TODO_CONTINUATION_DIR`, else the standard folder. */
+  dir?: string;
+  /** Limits and nudge style; default `$TODO_CONTINUATION_PRESET`, else "default". */
+  preset?: PresetName;
+  /** Tool dialect; default `$TODO_CONTINUATION_DIALECT`, else "pi" (todo_write with ops). */
+  dialect?: DialectName;
+  /** Overrides on top of the preset's limits. */
+  limits?: Partial<Limits>;
+  /** Force subagent mode (no tools, no continuation); default detected from the environment. */
+  subagent?: boolean;
+  /** Facts only you know at decision time (background work, a pending question). Must not block. */
+  signals?: () => HostSignals;
+  /** Called with every persisted decision. */
+  onDecision?: RuntimeOptions["onDecision"];
+  /** Clock, for tests. */
+  now?: () => number;
+  /** Environment to read and mark; default `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+function envChoice<T extends string>(
+  env: Record<string, string | undefined>,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new Error(`${name} must be one of ${allowed.join(", ")}; got ${JSON.stringify(raw)}`);
+}
+
+function toPiTool(tool: TodoTool, continuation: PiContinuation): PiToolDefinition {
+  return {
+    name: tool.name,
+    label: tool.name,
+    description: tool.description,
+    promptSnippet: promptSnippet(tool.description),
+    parameters: tool.inputSchema,
+    async execute(toolCallId, params) {
+      const result = await continuation.callTool(tool, params, toolCallId);
+      // pi marks a thrown result as an error; the model reads the dialect's message.
+      if (result.isError) throw new Error(result.text);
+      return { content: [{ type: "text", text: result.text }], details: result.details };
+    },
+  };
+}
+
+/**
+ * Builds the pi extension. It registers the dialect's todo tools, records
+ * real user turns and every assistant outcome with its usage, and continues
+ * the run while the engine says inject (see `PiContinuation` for how it does
+ * so on pi 0.73 without ever delivering an unpersisted decision). Subagents
+ * get no tools and never continue: their parent owns the list.
+ */
+export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExtensionApi) => void {
+  return (pi) => {
+    const env = options.env ?? process.env;
+    const dialect =
+      options.dialect ?? envChoice(env, DIALECT_ENV, ["typeclaw", "parley", "pi"]) ?? "pi";
+    if (!isDialectName(dialect))
+      throw new Error(`dialect must be typeclaw, parley or pi; got ${dialect}`);
+    const preset = options.preset ?? envChoice(env, PRESET_ENV, PRESET_NAMES);
+    const subagent = options.subagent ?? isSubagent(env);
+    const ownStore = options.store === undefined;
+    const store =
+      options.store ?? createFileStore(options.dir !== undefined ? { root: options.dir } : {});
+    const runtime = new ContinuationRuntime({
+      store,
+      dialect,
+      ...(preset ? { preset } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.onDecision ? { onDecision: options.onDecision } : {}),
+    });
+    let lastContext: PiContext | null = null;
+    const report = (error: unknown) => {
+      const message = `todo-continuation: ${error instanceof Error ? error.message : String(error)}`;
+      if (lastContext?.hasUI) lastContext.ui.notify(message, "warning");
+      else process.stderr.write(`${message}\n`);
+    };
+    const continuation = new PiContinuation({
+      runtime,
+      queueFollowUp: (message) => pi.sendMessage(message, { deliverAs: "followUp" }),
+      ...(options.signals ? { signals: options.signals } : {}),
+      onError: report,
+    });
+    const tools = subagent ? [] : createToolset({ dialect });
+    const toolNames = new Set(tools.map((t) => t.name));
+    for (const tool of tools) pi.registerTool(toPiTool(tool, continuation));
+
+    pi.on("session_start", async (_event, ctx) => {
+      lastContext = ctx;
+      const scope = subagent
+        ? null
+        : resolveScope({
+            kind: "session",
+            host: "pi",
+            sessionId: ctx.sessionManager.getSessionId(),
+          });
+      if (scope) markParent(env, scope.key);
+      await continuation.start(scope);
+    });
+    pi.on("input", async (event, ctx) => {
+      lastContext = ctx;
+      await continuation.userInput(event.source);
+    });
+    pi.on("context", (event, ctx) => continuation.context(event.messages, () => ctx.abort()));
+    // These two must not await: pi checks its follow-up queue right after turn_end.
+    pi.on("message_end", (event) => {
+      continuation.messageEnd(event.message);
+    });
+    pi.on("turn_end", (event) => {
+      continuation.turnEnd(event.message);
+    });
+    pi.on("tool_execution_end", (event) => {
+      if (toolNames.has(event.toolName)) {
+        continuation.toolEnded(event.toolCallId, event.toolName, event.isError);
+      }
+    });
+    pi.on("session_shutdown", async () => {
+      await continuation.settle();
+      if (ownStore) await store.close();
+    });
+  };
+}

@@ -1,0 +1,112 @@
+import type {
+  PiAssistantMessage,
+  PiContext,
+  PiExtensionApi,
+  PiMessage,
+  PiSendOptions,
+  PiToolDefinition,
+} from "../pi-api.js";
+
+type AnyHandler = (event: unknown, ctx: PiContext) => unknown;
+
+/**
+ * A stand-in for pi's extension API in unit tests: it records what the
+ * extension registers and queues, and lets a test fire events in pi's order.
+ */
+export class FakePi implements PiExtensionApi {
+  readonly handlers = new Map<string, AnyHandler[]>();
+  readonly tools = new Map<string, PiToolDefinition>();
+  readonly commands = new Map<string, unknown>();
+  readonly sent: {
+    message: { customType: string; content: string; display: boolean; details?: unknown };
+    options?: PiSendOptions;
+  }[] = [];
+  aborted = 0;
+  readonly notices: string[] = [];
+  readonly ctx: PiContext;
+
+  constructor(sessionId = "session-1") {
+    this.ctx = {
+      sessionManager: { getSessionId: () => sessionId },
+      abort: () => {
+        this.aborted++;
+      },
+      hasUI: false,
+      ui: { notify: (message) => this.notices.push(message) },
+    };
+  }
+
+  readonly on = ((event: string, handler: (event: never, ctx: PiContext) => unknown) => {
+    const list = this.handlers.get(event) ?? [];
+    list.push(handler as AnyHandler);
+    this.handlers.set(event, list);
+  }) as PiExtensionApi["on"];
+
+  registerTool(tool: PiToolDefinition): void {
+    this.tools.set(tool.name, tool);
+  }
+
+  registerCommand(name: string, options: unknown): void {
+    this.commands.set(name, options);
+  }
+
+  sendMessage(
+    message: { customType: string; content: string; display: boolean; details?: unknown },
+    options?: PiSendOptions,
+  ): void {
+    this.sent.push({ message, ...(options ? { options } : {}) });
+  }
+
+  /** Fires an event; resolves with the last handler's result. */
+  async emit(event: string, payload: unknown): Promise<unknown> {
+    let result: unknown;
+    for (const handler of this.handlers.get(event) ?? []) result = await handler(payload, this.ctx);
+    return result;
+  }
+
+  /** Fires an event the way pi's loop sees it: without waiting for the handler. */
+  emitSync(event: string, payload: unknown): void {
+    for (const handler of this.handlers.get(event) ?? []) void handler(payload, this.ctx);
+  }
+
+  /** Runs a registered tool as pi would; a throw becomes `{ isError: true }`. */
+  async callTool(name: string, params: unknown, toolCallId = `call-${name}`) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`no tool ${name}`);
+    try {
+      const result = await tool.execute(toolCallId, params, undefined, undefined, this.ctx);
+      return { text: result.content.map((c) => c.text).join(""), isError: false };
+    } catch (error) {
+      return { text: (error as Error).message, isError: true };
+    }
+  }
+}
+
+let stamp = 1_000;
+
+/** An assistant message as pi reports it. */
+export function assistant(
+  stopReason: string,
+  options: { toolCall?: boolean; usage?: Record<string, number> } = {},
+): PiAssistantMessage {
+  return {
+    role: "assistant",
+    content: options.toolCall
+      ? [{ type: "toolCall", id: "t1", name: "todo_write", arguments: {} }]
+      : [{ type: "text", text: "ok" }],
+    stopReason,
+    usage: options.usage ?? {
+      input: 60,
+      output: 10,
+      cacheRead: 40,
+      cacheWrite: 0,
+      totalTokens: 110,
+    },
+    timestamp: ++stamp,
+  };
+}
+
+/** The custom message pi would build from a queued follow-up. */
+export function asQueued(sent: FakePi["sent"][number]): PiMessage {
+  return { role: "custom", ...sent.message, timestamp: ++stamp };
+}
