@@ -6,5 +6,5 @@
  */
 export * from "./core/index.js";
 export * from "./runtime/index.js";
-export { MemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export * from "./store/file/index.js";
+export { MemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
