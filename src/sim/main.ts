@@ -33,6 +33,25 @@ function table(rows: SimRow[]): string {
   return lines.join("\n");
 }
 
+/** One row per behaviour, one column per policy: completion, nudges per run, violations. */
+function pivot(rows: SimRow[]): string {
+  const policies = [...new Set(rows.map((r) => r.policy))];
+  const behaviours = [...new Set(rows.map((r) => r.behaviour))];
+  const cell = (r: SimRow | undefined) =>
+    r === undefined
+      ? ""
+      : `${r.completable === 0 ? "n/a" : `${Math.round(r.completion * 100)}%`} · ${r.nudges} · ${r.violations}`;
+  const lines = [
+    `| behaviour | ${policies.join(" | ")} |`,
+    `| --- | ${policies.map(() => "---").join(" | ")} |`,
+    ...behaviours.map(
+      (b) =>
+        `| ${b} | ${policies.map((p) => cell(rows.find((r) => r.behaviour === b && r.policy === p))).join(" | ")} |`,
+    ),
+  ];
+  return lines.join("\n");
+}
+
 async function main(): Promise<void> {
   let values: { seed?: string; runs?: string; json?: boolean; help?: boolean };
   try {
@@ -73,6 +92,8 @@ async function main(): Promise<void> {
     `Policy simulation: seed ${seed}, ${runs} runs per pair (npm run sim -- --seed ${seed} --runs ${runs})\n\n`,
   );
   process.stdout.write(`${table(rows)}\n\n`);
+  process.stdout.write("Summary: completion · nudges per run · violations\n\n");
+  process.stdout.write(`${pivot(rows)}\n\n`);
   const kinds = [...new Set(rows.flatMap((r) => r.violationKinds.map((k) => `${r.policy}: ${k}`)))];
   if (kinds.length > 0)
     process.stdout.write(`Violations seen:\n${kinds.map((k) => `- ${k}`).join("\n")}\n\n`);
