@@ -306,7 +306,7 @@ export interface DecisionLogEntry {
   nudgeTokens: number | null;
   /** What triggered it: "idle", "wake", "stop-hook", ... */
   trigger: string;
-  /** Delivery outcome, appended after the fact for injects. */
+  /** Only on `delivery-failed` entries (false); a successful delivery adds no entry. */
   delivered?: boolean;
   note?: string;
 }

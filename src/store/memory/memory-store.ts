@@ -1,4 +1,5 @@
 import { emptyState, parseContinuationState } from "../../core/engine/state.js";
+import { assertScope } from "../../core/scope/scope.js";
 import { emptyList } from "../../core/todo/model.js";
 import { parseTodoList } from "../../core/todo/parse.js";
 import type {
@@ -52,12 +53,13 @@ export class MemoryStore implements Store {
     };
   }
 
-  #assertOpen(): void {
+  #assertOpen(scope?: Scope): void {
     if (this.#closed) throw new Error("MemoryStore: the store is closed");
+    if (scope !== undefined) assertScope(scope);
   }
 
   async read(scope: Scope): Promise<ScopeSnapshot> {
-    this.#assertOpen();
+    this.#assertOpen(scope);
     return this.#snapshot(scope);
   }
 
@@ -65,7 +67,7 @@ export class MemoryStore implements Store {
     scope: Scope,
     fn: (snapshot: ScopeSnapshot) => TransactionResult<R>,
   ): Promise<R> {
-    this.#assertOpen();
+    this.#assertOpen(scope);
     // Synchronous from read to write: nothing can interleave on one event loop.
     const snapshot = this.#snapshot(scope);
     const out = fn(snapshot);
@@ -103,14 +105,14 @@ export class MemoryStore implements Store {
   }
 
   async readLog(scope: Scope, limit?: number): Promise<DecisionLogEntry[]> {
-    this.#assertOpen();
+    this.#assertOpen(scope);
     const log = this.#entries.get(scope.key)?.log ?? [];
-    const slice = limit === undefined ? log : log.slice(-limit);
+    const slice = limit === undefined ? log : limit > 0 ? log.slice(-limit) : [];
     return slice.map((e) => ({ ...e }));
   }
 
   async deleteScope(scope: Scope): Promise<void> {
-    this.#assertOpen();
+    this.#assertOpen(scope);
     this.#entries.delete(scope.key);
   }
 

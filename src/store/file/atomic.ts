@@ -1,0 +1,173 @@
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
+
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | O_NOFOLLOW;
+const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
+
+/** Windows cannot open a folder to flush it; renames there are durable on their own. */
+const CAN_SYNC_DIRS = process.platform !== "win32";
+
+/** The temporary sibling a holder tagged `tag` writes before renaming over `path`. */
+export function tempPathFor(path: string, tag: string): string {
+  return `${path}.${tag}.tmp`;
+}
+
+/** Where an unusable document is kept when a write replaces it. */
+export function asidePathFor(path: string): string {
+  return `${path}.corrupt`;
+}
+
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+/** Writes and flushes `bytes` to a new file at `path` (replacing any leftover). */
+export function writeDurably(path: string, bytes: Uint8Array): void {
+  let fd: number;
+  try {
+    fd = openSync(path, TEMP_FLAGS, 0o666);
+  } catch (error) {
+    throw symlinkRefusal(path, error);
+  }
+  try {
+    writeAll(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Something that flushes folders (see {@link DirHandles}). */
+export interface DirSyncer {
+  sync(dir: string): void;
+}
+
+/** Flushes a folder so the renames and unlinks inside it survive a power cut. */
+export function syncDir(dir: string): void {
+  if (!CAN_SYNC_DIRS) return;
+  const fd = openSync(dir, DIR_FLAGS);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Opens the folder for every flush: for one-off writers. */
+export const SYNC_EACH_TIME: DirSyncer = { sync: syncDir };
+
+/**
+ * Keeps one open handle per folder, so a flush is one syscall instead of
+ * three. A store holds a handful of folders; `closeAll` releases them (on
+ * close, and whenever a folder is found removed, since a handle would then
+ * point at the old folder).
+ */
+export class DirHandles implements DirSyncer {
+  readonly #fds = new Map<string, number>();
+
+  sync(dir: string): void {
+    if (!CAN_SYNC_DIRS) return;
+    let fd = this.#fds.get(dir);
+    if (fd === undefined) {
+      fd = openSync(dir, DIR_FLAGS);
+      this.#fds.set(dir, fd);
+    }
+    try {
+      fsyncSync(fd);
+    } catch (error) {
+      this.closeAll();
+      throw error;
+    }
+  }
+
+  closeAll(): void {
+    for (const fd of this.#fds.values()) {
+      try {
+        closeSync(fd);
+      } catch {
+        // Already gone; nothing to release.
+      }
+    }
+    this.#fds.clear();
+  }
+}
+
+export function syncDirsOf(paths: readonly string[], dirs: DirSyncer = SYNC_EACH_TIME): void {
+  for (const dir of new Set(paths.map((p) => dirname(p)))) dirs.sync(dir);
+}
+
+/** Removes a file if it exists. */
+export function removeIfPresent(path: string): boolean {
+  try {
+    unlinkSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** One document to replace atomically. */
+export interface PendingWrite {
+  path: string;
+  bytes: Uint8Array;
+  /** Move the current file aside first (it held something unreadable). */
+  keepAside: boolean;
+}
+
+/**
+ * Replaces each file with the classic temp + write + fsync + rename + fsync
+ * of the folder, so a reader or a crash only ever sees the old or the new
+ * content. All temporaries are flushed before the first rename; `beforeCommit`
+ * runs between the two (the caller re-checks it still holds its lock there).
+ */
+export function replaceFiles(
+  writes: readonly PendingWrite[],
+  tag: string,
+  beforeCommit: () => void,
+  dirs: DirSyncer = SYNC_EACH_TIME,
+): void {
+  const temps: string[] = [];
+  try {
+    for (const write of writes) {
+      const temp = tempPathFor(write.path, tag);
+      temps.push(temp);
+      writeDurably(temp, write.bytes);
+    }
+    beforeCommit();
+    for (const write of writes) {
+      if (write.keepAside) {
+        try {
+          renameSync(write.path, asidePathFor(write.path));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        }
+      }
+      renameSync(tempPathFor(write.path, tag), write.path);
+      temps.shift();
+    }
+  } catch (error) {
+    for (const temp of temps) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Best effort: a leftover temporary is removed when its lock is next recovered.
+      }
+    }
+    throw error;
+  }
+  syncDirsOf(
+    writes.map((w) => w.path),
+    dirs,
+  );
+}

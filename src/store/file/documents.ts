@@ -1,0 +1,263 @@
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { parseContinuationState } from "../../core/engine/state.js";
+import { parseTodo, parseTodoList } from "../../core/todo/parse.js";
+import type { ContinuationState, TodoList } from "../../core/types.js";
+import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
+
+/** Format version written into every document. */
+export const DOCUMENT_VERSION = 1;
+
+/** Larger files are not documents this store wrote; they read as empty and are kept aside. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Linux: reading without touching the access time. A read right after a
+ * write would otherwise dirty the inode, and wait for the journal whenever a
+ * commit is under way. Refused (EPERM) for files of another owner.
+ */
+const O_NOATIME = constants.O_NOATIME ?? 0;
+
+/** Opens a document for reading; null when it does not exist. */
+function openForRead(path: string): number | null {
+  try {
+    return openSync(path, READ_FLAGS | O_NOATIME);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "EPERM" && O_NOATIME !== 0) {
+      try {
+        return openSync(path, READ_FLAGS);
+      } catch (retryError) {
+        if ((retryError as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw symlinkRefusal(path, retryError);
+      }
+    }
+    throw symlinkRefusal(path, error);
+  }
+}
+
+/** The raw content of one stored document. */
+export interface RawDocument {
+  /** The parsed JSON object, or undefined when the file is missing, empty or unusable. */
+  value: Record<string, unknown> | undefined;
+  revision: number;
+  /**
+   * The file holds something that is not a JSON object (a broken hand edit, a
+   * stray file): it reads as empty, and is moved aside rather than overwritten.
+   */
+  unusable: boolean;
+}
+
+const MISSING: RawDocument = { value: undefined, revision: 0, unusable: false };
+
+/** Reads a whole file without following a symlink; null when it does not exist. */
+export function readFileNoFollow(path: string, maxBytes: number): Buffer | "unusable" | null {
+  // O_NONBLOCK: a FIFO planted under a document name must not hang the reader.
+  const fd = openForRead(path);
+  if (fd === null) return null;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return "unusable";
+    const buffer = Buffer.allocUnsafe(stat.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, length);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads a document, failing closed: nothing in the file can make this throw. */
+export function parseDocumentText(bytes: Buffer | "unusable" | null): RawDocument {
+  if (bytes === null) return MISSING;
+  if (bytes === "unusable") return { value: undefined, revision: 0, unusable: true };
+  const text = bytes.toString("utf8");
+  if (text.trim() === "") return MISSING;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { value: undefined, revision: 0, unusable: true };
+  }
+  if (!isRecord(value)) return { value: undefined, revision: 0, unusable: true };
+  const { revision } = value;
+  return {
+    value,
+    revision:
+      typeof revision === "number" && Number.isSafeInteger(revision) && revision >= 0
+        ? revision
+        : 0,
+    unusable: false,
+  };
+}
+
+/** Reused by every quick read: documents are small and reads are synchronous. */
+const SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Reads a file with as few syscalls as possible (open, read, close): a read
+ * shorter than asked is taken as the end of the file. `readDocument` confirms
+ * with the careful reader whenever the result does not parse, so a short read
+ * that was not the end can never make a document look broken.
+ */
+function readFileQuick(path: string, maxBytes: number): Buffer | "unusable" | null {
+  const fd = openForRead(path);
+  if (fd === null) return null;
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const n = readSync(fd, SCRATCH, 0, SCRATCH.length, total);
+      if (n > 0) chunks.push(Buffer.from(SCRATCH.subarray(0, n)));
+      total += n;
+      if (total > maxBytes) return "unusable";
+      if (n < SCRATCH.length) break;
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+  } catch {
+    // A folder, a FIFO or a device under a document's name.
+    return "unusable";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Documents found missing at their last read. Opening a missing file costs a
+ * thrown error; for these a cheap existence check comes first. Only a hint:
+ * a document that appeared meanwhile is read as usual.
+ */
+const seenMissing = new Set<string>();
+
+export function readDocument(path: string): RawDocument {
+  if (seenMissing.has(path)) {
+    if (!existsSync(path)) return MISSING;
+    seenMissing.delete(path);
+  }
+  const bytes = readFileQuick(path, MAX_DOCUMENT_BYTES);
+  if (bytes === null) {
+    if (seenMissing.size >= 4096) seenMissing.clear();
+    seenMissing.add(path);
+  }
+  const quick = parseDocumentText(bytes);
+  if (!quick.unusable) return quick;
+  return parseDocumentText(readFileNoFollow(path, MAX_DOCUMENT_BYTES));
+}
+
+export function readTodoList(raw: RawDocument): TodoList {
+  return parseTodoList(raw.value);
+}
+
+export function readState(raw: RawDocument): ContinuationState {
+  return parseContinuationState(raw.value);
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Refuses a list a transaction returns if reading it back would lose entries:
+ * the caller learns which entry is wrong instead of the store silently
+ * dropping it on the next read. Returns the list as it will be stored.
+ */
+export function checkTodoList(list: unknown): TodoList {
+  if (!isRecord(list) || !Array.isArray(list.todos)) {
+    throw new TypeError(`transaction returned todos that are not a list: ${describe(list)}`);
+  }
+  if (!Array.isArray(list.phases) || !list.phases.every((p) => typeof p === "string")) {
+    throw new TypeError("transaction returned todos.phases that is not a list of strings");
+  }
+  if (typeof list.nextId !== "number" || !Number.isSafeInteger(list.nextId) || list.nextId < 1) {
+    throw new TypeError(
+      `transaction returned todos.nextId ${describe(list.nextId)}, not a positive integer`,
+    );
+  }
+  const normalized = parseTodoList(list);
+  if (normalized.todos.length !== list.todos.length) {
+    const index = list.todos.findIndex((todo) => parseTodo(todo) === null);
+    throw new TypeError(
+      `transaction returned an invalid todo at todos[${index}]: ${describe(list.todos[index])}`,
+    );
+  }
+  return normalized;
+}
+
+/**
+ * Whether everything `given` says survives in `parsed`: each field it sets
+ * is there with the same value. Fields the parser adds with their defaults
+ * (a field newer than the caller) are fine; anything dropped or changed is not.
+ */
+function survives(given: unknown, parsed: unknown): boolean {
+  if (Array.isArray(given)) {
+    return (
+      Array.isArray(parsed) &&
+      parsed.length === given.length &&
+      given.every((item, i) => survives(item, parsed[i]))
+    );
+  }
+  if (isRecord(given)) {
+    if (!isRecord(parsed)) return false;
+    return Object.keys(given).every((k) => given[k] === undefined || survives(given[k], parsed[k]));
+  }
+  return Object.is(given, parsed);
+}
+
+/**
+ * Refuses a state a transaction returns if any field would not survive the
+ * fail-closed parser, naming the field: a state that reads back differently
+ * from what was decided must never be written. Returns the parsed state,
+ * which is what gets written.
+ */
+export function checkState(state: unknown): ContinuationState {
+  if (!isRecord(state)) {
+    throw new TypeError(`transaction returned a state that is not an object: ${describe(state)}`);
+  }
+  const parsed = parseContinuationState(state);
+  const fields = parsed as unknown as Record<string, unknown>;
+  for (const field of Object.keys(state)) {
+    if (state[field] !== undefined && !survives(state[field], fields[field])) {
+      throw new TypeError(
+        `transaction returned an invalid state.${field}: ${describe(state[field])}`,
+      );
+    }
+  }
+  return parsed;
+}
+
+/** The revision a write moves a document to; refuses to go past the largest exact integer. */
+export function nextRevision(path: string, revision: number): number {
+  if (revision >= Number.MAX_SAFE_INTEGER) {
+    throw new RangeError(`${path}: revision ${revision} cannot be increased; lower it by hand`);
+  }
+  return revision + 1;
+}
+
+/** A list document: plain, pretty-printed JSON a person can edit by hand. */
+export function serializeTodoList(list: TodoList, revision: number): string {
+  const doc = {
+    version: DOCUMENT_VERSION,
+    revision,
+    todos: list.todos,
+    phases: list.phases,
+    nextId: list.nextId,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function serializeState(state: ContinuationState, revision: number): string {
+  const { version: _version, ...fields } = state;
+  const doc = { version: DOCUMENT_VERSION, revision, ...fields };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

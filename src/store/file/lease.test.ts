@@ -1,0 +1,103 @@
+import { lstatSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resolveScope } from "../../core/scope/scope.js";
+import type { TodoList } from "../../core/types.js";
+import { createFileStore, type FileStore } from "./file-store.js";
+import { LockLeases } from "./lease.js";
+import { lockHolder, newLockOwner, tryLock, unlock } from "./lock.js";
+import { scopePaths } from "./paths.js";
+
+const TUI = resolveScope({ kind: "tui" })!;
+
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function list(content: string): TodoList {
+  return { todos: [{ content, status: "pending" }], phases: [], nextId: 1 };
+}
+
+function entryExists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+describe("locks kept between transactions", () => {
+  let root: string;
+  let store: FileStore;
+  let lockPath: string;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "tc-lease-"));
+    store = createFileStore({ root, lockTimeoutMs: 300 });
+    lockPath = scopePaths(store.todoDir, TUI).lock;
+  });
+
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("holds the lock through a burst and releases it when the event loop turns", async () => {
+    await store.transact(TUI, () => ({ todos: list("a"), result: null }));
+    const token = lockHolder(lockPath)?.token;
+    await store.transact(TUI, () => ({ todos: list("b"), result: null }));
+    expect(lockHolder(lockPath)?.token).toBe(token);
+    await settle();
+    expect(entryExists(lockPath)).toBe(false);
+  });
+
+  it("lets another store of the same process in once it yields", async () => {
+    const other = createFileStore({ root });
+    try {
+      await store.transact(TUI, () => ({ todos: list("first"), result: null }));
+      const second = other.transact(TUI, (s) => ({
+        todos: list(`${s.todos.todos[0]?.content} then second`),
+        result: null,
+      }));
+      await second;
+      expect((await store.read(TUI)).todos).toEqual(list("first then second"));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("releases at once on close", async () => {
+    await store.transact(TUI, () => ({ todos: list("a"), result: null }));
+    await store.close();
+    expect(entryExists(lockPath)).toBe(false);
+  });
+
+  it("never writes under a lease another holder has taken over", async () => {
+    await store.transact(TUI, () => ({ todos: list("mine"), result: null }));
+    rmSync(lockPath);
+    const intruder = tryLock(lockPath, newLockOwner(), { staleMs: 60_000 })!;
+    await expect(
+      store.transact(TUI, () => ({ todos: list("late"), result: null })),
+    ).rejects.toThrow(/timed out/);
+    expect((await store.read(TUI)).todos).toEqual(list("mine"));
+    expect(lockHolder(lockPath)?.token).toBe(intruder.record.token);
+    unlock(intruder);
+  });
+});
+
+describe("LockLeases", () => {
+  it("takes a fresh lock once a lease has reached its age limit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-lease-age-"));
+    const leases = new LockLeases(newLockOwner(), 8); // age limit 2 ms
+    try {
+      const path = join(dir, "x.lock");
+      const first = leases.acquire(path, () => {})!;
+      expect(leases.acquire(path, () => {})).toBe(first);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const renewed = leases.acquire(path, () => {})!;
+      expect(renewed.record.token).not.toBe(first.record.token);
+      leases.releaseAll();
+      expect(entryExists(path)).toBe(false);
+    } finally {
+      leases.releaseAll();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
