@@ -1,0 +1,349 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveScope } from "../../core/scope/scope.js";
+import { MemoryStore } from "../../store/memory/memory-store.js";
+import { NUDGE_MARKER, OpenCodeContinuation } from "./continuation.js";
+import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
+import { type BusEvent, events, FakeOpenCode, turnEvents } from "./test-support/fake-client.js";
+
+const OPEN = [
+  { content: "write the parser", status: "in_progress", priority: "high" },
+  { content: "add tests", status: "pending", priority: "medium" },
+];
+
+const live: OpenCodeContinuation[] = [];
+
+afterEach(async () => {
+  for (const c of live.splice(0)) await c.dispose();
+});
+
+function setup(options: OpenCodePluginOptions = {}) {
+  const fake = new FakeOpenCode();
+  const store = new MemoryStore();
+  const settings = parseOpenCodeOptions({ debounceMs: 0, ...options });
+  const continuation = new OpenCodeContinuation({ client: fake.client(), settings, store });
+  live.push(continuation);
+  const send = async (...list: BusEvent[]) => {
+    // OpenCode does not await plugin hooks: events arrive back to back.
+    for (const event of list) void continuation.handle(event);
+    await continuation.settle();
+  };
+  const scope = (id: string) => resolveScope({ kind: "session", host: "opencode", sessionId: id })!;
+  const state = async (id: string) => (await store.read(scope(id))).state;
+  const log = async (id: string) => store.readLog(scope(id));
+  const decisions = async (id: string) =>
+    (await log(id)).map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
+  return { fake, store, continuation, send, scope, state, log, decisions };
+}
+
+/** The events of our own nudge coming back as a user message, then the model's reply. */
+function nudgeReply(sessionID: string, fake: FakeOpenCode, finish = "stop") {
+  const prompt = fake.prompts.at(-1)!;
+  const part = prompt.parts[0]!;
+  return turnEvents(sessionID, {
+    userPart: {
+      text: part.text,
+      synthetic: true,
+      ...(part.metadata ? { metadata: part.metadata } : {}),
+    },
+    finish,
+  });
+}
+
+describe("OpenCodeContinuation", () => {
+  it("nudges a session that stopped with open todos, as a synthetic prompt under the same agent and model", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(1);
+    const prompt = fake.prompts[0]!;
+    expect(prompt.sessionId).toBe("s1");
+    expect(prompt.agent).toBe("build");
+    expect(prompt.model).toEqual({ providerID: "scripted", modelID: "m1" });
+    expect(prompt.parts).toHaveLength(1);
+    const part = prompt.parts[0]!;
+    expect(part.synthetic).toBe(true);
+    expect(part.text).toContain("write the parser");
+    expect(part.text).toContain("add tests");
+    expect(part.text).toContain("todowrite");
+    expect(part.metadata?.[NUDGE_MARKER]).toMatchObject({ autoTurn: 1 });
+    // Both idle events of the turn made one decision.
+    expect(await decisions("s1")).toEqual(["inject"]);
+  });
+
+  it("keeps nudging while the list shrinks and stops once everything is done", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    fake.todos.set("s1", [{ ...OPEN[0], status: "completed" }, OPEN[1]]);
+    await send(...nudgeReply("s1", fake).events);
+    fake.todos.set("s1", [
+      { ...OPEN[0], status: "completed" },
+      { ...OPEN[1], status: "completed" },
+    ]);
+    await send(...nudgeReply("s1", fake).events);
+    expect(fake.prompts).toHaveLength(2);
+    expect(await decisions("s1")).toEqual(["inject", "inject", "skip:no-incomplete-todos"]);
+  });
+
+  it("tells its own injected prompt from a real user message", async () => {
+    const { fake, send, state, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    const episode = (await state("s1")).episode!;
+    // The nudge comes back as a user message; the model answers without progress.
+    await send(...nudgeReply("s1", fake).events);
+    expect((await state("s1")).episode?.id).toBe(episode.id);
+    expect(await decisions("s1")).toEqual(["inject", "skip:stagnation"]);
+    // A real user message starts a new episode, so the agent is nudged again.
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(2);
+    expect((await state("s1")).episode?.id).not.toBe(episode.id);
+  });
+
+  it("recognizes its nudge by text when the marker metadata is not echoed back", async () => {
+    const { fake, send, state } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    const episode = (await state("s1")).episode!.id;
+    const text = fake.prompts[0]!.parts[0]!.text;
+    await send(...turnEvents("s1", { userPart: { text, synthetic: true } }).events);
+    expect((await state("s1")).episode?.id).toBe(episode);
+  });
+
+  it("does not count another plugin's synthetic prompt as the user's", async () => {
+    const { fake, send, state } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    const episode = (await state("s1")).episode!.id;
+    await send(...turnEvents("s1", { userPart: { text: "Continue.", synthetic: true } }).events);
+    expect((await state("s1")).episode?.id).toBe(episode);
+  });
+
+  it("ignores updates of user messages written before the plugin started", async () => {
+    const { fake, send, state } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    const episode = (await state("s1")).episode!.id;
+    await send(
+      events.user("s1", "msg_old", { created: Date.now() - 60_000 }),
+      events.part("s1", "msg_old", { text: "an old prompt" }),
+    );
+    expect((await state("s1")).episode?.id).toBe(episode);
+  });
+
+  it("respects an abort: no nudge until the user speaks again", async () => {
+    const { fake, send, state, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    const turn = turnEvents("s1");
+    await send(
+      ...turn.events.slice(0, 4),
+      events.error("s1", { name: "MessageAbortedError", data: { message: "Aborted" } }),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+      events.assistant("s1", turn.assistantId, {
+        parentID: turn.userId,
+        error: { name: "MessageAbortedError", data: { message: "Aborted" } },
+      }),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+    );
+    expect(fake.prompts).toHaveLength(0);
+    expect((await state("s1")).userAbortBlocked).toBe(true);
+    expect(await decisions("s1")).toEqual(["skip:user-abort-blocked"]);
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(1);
+  });
+
+  it("does not loop on an API error after a nudge", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    const reply = nudgeReply("s1", fake);
+    const error = { name: "APIError", data: { message: "bad request", statusCode: 400 } };
+    await send(
+      ...reply.events.slice(0, 4),
+      events.error("s1", error),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+      events.assistant("s1", reply.assistantId, { parentID: reply.userId, error }),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+    );
+    expect(fake.prompts).toHaveLength(1);
+    expect(await decisions("s1")).toEqual(["inject", "skip:turn-not-safe"]);
+  });
+
+  it("treats a token-limit error as not safe", async () => {
+    const { fake, send, state } = setup();
+    fake.todos.set("s1", OPEN);
+    const turn = turnEvents("s1");
+    await send(
+      ...turn.events.slice(0, 4),
+      events.error("s1", {
+        name: "APIError",
+        data: { message: "maximum context length exceeded" },
+      }),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+    );
+    expect(fake.prompts).toHaveLength(0);
+    expect((await state("s1")).lastOutcome?.stopReason).toBe("context_overflow");
+  });
+
+  it("stays silent when everything is done", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", [{ content: "ship it", status: "completed", priority: "high" }]);
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(0);
+    expect(await decisions("s1")).toEqual(["skip:no-incomplete-todos"]);
+  });
+
+  it("never nudges an agent that may not edit, nor one on the skip list", async () => {
+    const { fake, send, decisions } = setup({ skipAgents: ["plan", "docs"] });
+    fake.agents.push({ name: "docs", mode: "primary", permission: [] });
+    for (const [session, agent] of [
+      ["s-plan", "plan"],
+      ["s-review", "review"],
+      ["s-docs", "docs"],
+      ["s-ghost", "not-an-agent"],
+    ] as const) {
+      fake.todos.set(session, OPEN);
+      await send(...turnEvents(session, { agent }).events);
+      expect(await decisions(session)).toEqual(["skip:agent-excluded"]);
+    }
+    expect(fake.prompts).toHaveLength(0);
+  });
+
+  it("fails closed when the agent list cannot be read", async () => {
+    const { fake, send, decisions } = setup();
+    fake.agents = "nope" as unknown as unknown[];
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    expect(await decisions("s1")).toEqual(["skip:agent-excluded"]);
+  });
+
+  it("leaves subagent sessions alone: no scope, nothing stored, nothing sent", async () => {
+    const { fake, send, store } = setup();
+    fake.todos.set("child", OPEN);
+    fake.parents.set("child", "parent");
+    await send(...turnEvents("child").events, events.todos("child", OPEN));
+    // Known from the lookup, and equally from session.created.
+    fake.todos.set("child2", OPEN);
+    await send(events.created("child2", "parent"), ...turnEvents("child2").events);
+    expect(fake.prompts).toHaveLength(0);
+    expect(await store.listScopes()).toEqual([]);
+  });
+
+  it("lets a real user message cancel a pending countdown", async () => {
+    const { fake, send, continuation } = setup({ countdownMs: 60_000 });
+    fake.todos.set("s1", OPEN);
+    const toast = fake.nextToast();
+    for (const event of turnEvents("s1").events) void continuation.handle(event);
+    await toast;
+    await new Promise((resolve) => setImmediate(resolve)); // the countdown has started
+    expect(fake.toasts[0]?.message).toContain("continuing in 60s");
+    await send(events.user("s1", "msg_typed"), events.part("s1", "msg_typed", { text: "wait" }));
+    expect(fake.prompts).toHaveLength(0);
+  });
+
+  it("drops a deleted session's timers and stored data, and ignores its late events", async () => {
+    const { fake, send, continuation, store } = setup({ countdownMs: 60_000 });
+    fake.todos.set("s1", OPEN);
+    const toast = fake.nextToast();
+    for (const event of turnEvents("s1").events) void continuation.handle(event);
+    await toast;
+    await new Promise((resolve) => setImmediate(resolve)); // the countdown has started
+    await send(events.deleted("s1"));
+    await send(events.todos("s1", OPEN), ...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(0);
+    expect(await store.listScopes()).toEqual([]);
+    expect(continuation.trackedSessions).toBe(0);
+    expect(continuation.enforcer.trackedSessions).toBe(0);
+  });
+
+  it("skips the idle right after a compaction", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    const turn = turnEvents("s1");
+    await send(...turn.events.slice(0, 5), events.compacted("s1"), ...turn.events.slice(5));
+    expect(fake.prompts).toHaveLength(0);
+    expect(await decisions("s1")).toEqual(["skip:recovering"]);
+  });
+
+  it("does not nudge when the session went busy again before the decision", async () => {
+    const { fake, send, decisions } = setup({ debounceMs: 30 });
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events, events.status("s1", "busy"));
+    expect(fake.prompts).toHaveLength(0);
+    expect(await decisions("s1")).toEqual(["skip:background-work"]);
+  });
+
+  it("counts a failed delivery and backs off", async () => {
+    const { fake, send, state, log } = setup();
+    fake.todos.set("s1", OPEN);
+    fake.promptFailure = { status: 400, error: { name: "BadRequestError" } };
+    await send(...turnEvents("s1").events);
+    expect((await state("s1")).episode?.failures).toBe(1);
+    expect((await log("s1")).map((e) => e.action)).toEqual(["inject", "delivery-failed"]);
+    expect(fake.logs.some((l) => l.message.includes("not delivered"))).toBe(true);
+  });
+
+  it("sends nothing when the todo list cannot be fetched", async () => {
+    const { fake, send, log } = setup();
+    fake.todos.set("s1", OPEN);
+    fake.todoFailure = { status: 500, error: "boom" };
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(0);
+    expect(await log("s1")).toEqual([]);
+    expect(fake.logs.some((l) => l.level === "error" && l.message.includes("session.todo"))).toBe(
+      true,
+    );
+  });
+
+  it("keeps the stored list in step with todo.updated", async () => {
+    const { send, store, scope } = setup();
+    await send(events.todos("s1", [...OPEN, { content: "odd", status: "someday" }]));
+    const todos = (await store.read(scope("s1"))).todos.todos;
+    expect(todos.map((t) => [t.content, t.status])).toEqual([
+      ["write the parser", "in_progress"],
+      ["add tests", "pending"],
+      ["odd", "blocked"],
+    ]);
+  });
+
+  it("records the turn's spend without counting cache reads as input", async () => {
+    const { fake, send, state } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(
+      ...turnEvents("s1", {
+        tokens: { input: 40, output: 10, reasoning: 5, cache: { read: 9000, write: 20 } },
+      }).events,
+    );
+    expect((await state("s1")).lastOutcome?.usage).toEqual({
+      input: 40,
+      output: 15,
+      cacheRead: 9000,
+      cacheWrite: 20,
+      total: 9075,
+    });
+  });
+
+  it("does nothing when disabled", async () => {
+    const { fake, send, log } = setup({ enabled: false });
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(0);
+    expect(await log("s1")).toEqual([]);
+  });
+
+  it("ignores events it cannot read", async () => {
+    const { fake, send } = setup();
+    await send(
+      { type: "session.idle" },
+      { type: "session.status", properties: { status: { type: "idle" } } },
+      { type: "message.updated", properties: { info: "garbage" } },
+      { type: "tui.toast.show", properties: {} },
+    );
+    expect(fake.prompts).toHaveLength(0);
+  });
+});

@@ -1,0 +1,465 @@
+import { resolveScope } from "../../core/scope/scope.js";
+import type { DecisionLogEntry, HostSignals, Scope, Store } from "../../core/types.js";
+import {
+  classifyHostError,
+  classifyOpenAiFinishReason,
+  usageFromOpenCode,
+} from "../../runtime/classify.js";
+import { type DeliveryContext, IdleEnforcer } from "../../runtime/enforcer.js";
+import { ContinuationRuntime, type IdleResult, type Nudge } from "../../runtime/runtime.js";
+import { AgentDirectory } from "./agents.js";
+import { type OpenCodeClient, type OpenCodeModelRef, unwrap } from "./client.js";
+import { readEvent, type SessionEvent } from "./events.js";
+import type { OpenCodeSettings } from "./options.js";
+import { todosFromOpenCode } from "./todos.js";
+
+/** The host name in scope keys: `session/opencode.<session id>`. */
+export const HOST = "opencode";
+
+/** Key of the metadata our injected text part carries, so we can recognize it when it comes back. */
+export const NUDGE_MARKER = "todo-continuation";
+
+/** The service name in OpenCode's log. */
+const LOG_SERVICE = "todo-continuation";
+
+/** Ids remembered per session to recognize repeated updates of one message. */
+const REMEMBERED_IDS = 64;
+
+/** User messages created this long before the plugin started are history, not a new turn. */
+const HISTORY_SLACK_MS = 1_000;
+
+type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface OpenCodeContinuationOptions {
+  client: OpenCodeClient;
+  settings: OpenCodeSettings;
+  store: Store;
+  now?: () => number;
+  /** Where log lines go. Default: OpenCode's own log through `client.app.log`. */
+  log?: (level: LogLevel, message: string, extra?: Record<string, unknown>) => void;
+}
+
+/** What the plugin remembers about one session, beside the enforcer's own bookkeeping. */
+interface SessionTrack {
+  /** Known from session events or a lookup: a child (subagent) session owns no list. */
+  child: boolean | undefined;
+  busy: boolean;
+  /** An idle was passed on since the session was last busy (OpenCode sends each idle twice or more). */
+  idleForwarded: boolean;
+  /** Agent of the latest message, user or assistant. */
+  agent: string | undefined;
+  /** User messages already seen (updates of one message repeat). */
+  seenUsers: string[];
+  /** User messages waiting for their first part to tell who wrote them. */
+  unclassified: Set<string>;
+  /** User messages that were our own nudges: replies to them are injected turns. */
+  injectedUsers: string[];
+  /** Assistant messages whose outcome was recorded. */
+  recorded: string[];
+  /** Text of the last nudge sent, a second way to recognize it. */
+  lastNudge: string | undefined;
+  /** Events of one session are handled in order. */
+  queue: Promise<void>;
+}
+
+function remember(list: string[], id: string): void {
+  list.push(id);
+  if (list.length > REMEMBERED_IDS) list.splice(0, list.length - REMEMBERED_IDS);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isModelRef(value: unknown): value is OpenCodeModelRef {
+  if (typeof value !== "object" || value === null) return false;
+  const { providerID, modelID } = value as Record<string, unknown>;
+  return (
+    typeof providerID === "string" &&
+    providerID !== "" &&
+    typeof modelID === "string" &&
+    modelID !== ""
+  );
+}
+
+function describeResult(result: IdleResult): string {
+  if (result.action === "skip") return `skip: ${result.reason}`;
+  return result.delivered
+    ? `nudge ${result.nudge.autoTurn} delivered (episode ${result.nudge.episodeId})`
+    : `nudge ${result.nudge.autoTurn} not delivered: ${message(result.error)}`;
+}
+
+/**
+ * The OpenCode integration for one OpenCode instance (one project folder):
+ * it turns OpenCode's session events into the host-neutral IdleEnforcer's
+ * calls, fetches todos from OpenCode, judges agents, and delivers nudges as
+ * synthetic prompts under the session's own agent and model.
+ */
+export class OpenCodeContinuation {
+  readonly runtime: ContinuationRuntime;
+  readonly enforcer: IdleEnforcer;
+  readonly #client: OpenCodeClient;
+  readonly #settings: OpenCodeSettings;
+  readonly #agents: AgentDirectory;
+  readonly #tracks = new Map<string, SessionTrack>();
+  /** Recently deleted sessions: late events for them are ignored, so nothing is written again. */
+  readonly #deleted: string[] = [];
+  readonly #now: () => number;
+  readonly #startedAt: number;
+  readonly #log: NonNullable<OpenCodeContinuationOptions["log"]>;
+  #disposed = false;
+
+  constructor(options: OpenCodeContinuationOptions) {
+    const { client, settings, store } = options;
+    this.#client = client;
+    this.#settings = settings;
+    this.#now = options.now ?? Date.now;
+    this.#startedAt = this.#now();
+    this.#log = options.log ?? ((level, text, extra) => this.#hostLog(level, text, extra));
+    this.runtime = new ContinuationRuntime({
+      store,
+      preset: settings.preset.name,
+      limits: settings.limits,
+      nudgeStyle: settings.nudgeStyle,
+      closeInstruction: settings.closeInstruction,
+      now: this.#now,
+      onDecision: (scope, entry) => this.#logDecision(scope, entry),
+    });
+    this.#agents = new AgentDirectory({
+      fetchAgents: async () => {
+        // Called as methods: the SDK's classes need their `this`.
+        const app = client.app;
+        if (typeof app?.agents !== "function")
+          throw new Error("this OpenCode client has no app.agents");
+        return unwrap(await app.agents({}), "app.agents");
+      },
+      skipAgents: settings.skipAgents,
+      now: this.#now,
+    });
+    this.enforcer = new IdleEnforcer({
+      runtime: this.runtime,
+      scopeFor: (sessionId) => this.scopeFor(sessionId),
+      deliver: (sessionId, nudge, context) => this.#deliver(sessionId, nudge, context),
+      fetchTodos: (sessionId) => this.#fetchTodos(sessionId),
+      signals: (sessionId) => this.#signals(sessionId),
+      debounceMs: settings.debounceMs,
+      countdownMs: settings.countdownMs,
+      onCountdown: (sessionId, ms) => this.#showCountdown(sessionId, ms),
+      onResult: (sessionId, result) => this.#log("info", describeResult(result), { sessionId }),
+      onError: (sessionId, error) =>
+        this.#log("error", `idle check failed, nothing was sent: ${message(error)}`, { sessionId }),
+      forgetDeletedSessions: true,
+    });
+  }
+
+  /** The durable scope of a session; null for child (subagent) sessions, which own no list. */
+  scopeFor(sessionId: string): Scope | null {
+    if (this.#tracks.get(sessionId)?.child === true) return null;
+    return resolveScope({ kind: "session", host: HOST, sessionId });
+  }
+
+  /** Sessions the plugin holds state for (for tests and memory checks). */
+  get trackedSessions(): number {
+    return this.#tracks.size;
+  }
+
+  /** Handles one bus event. Never throws: a failure is logged and nothing is sent. */
+  handle(event: { type: string; properties?: unknown } | undefined): Promise<void> {
+    if (this.#disposed) return Promise.resolve();
+    let parsed: SessionEvent | null;
+    try {
+      parsed = readEvent(event);
+    } catch (error) {
+      this.#log("error", `unreadable event: ${message(error)}`);
+      return Promise.resolve();
+    }
+    if (parsed === null) return Promise.resolve();
+    const ev = parsed;
+    if (this.#deleted.includes(ev.sessionId)) return Promise.resolve();
+    if (ev.kind === "deleted") {
+      // At once, not queued: nothing already waiting for this session may act any more.
+      remember(this.#deleted, ev.sessionId);
+      this.enforcer.deleted(ev.sessionId);
+      this.#tracks.delete(ev.sessionId);
+      return Promise.resolve();
+    }
+    const track = this.#track(ev.sessionId);
+    const run = track.queue.then(() => this.#apply(ev, track));
+    track.queue = run.catch((error) =>
+      this.#log("error", `handling ${ev.kind} failed: ${message(error)}`, {
+        sessionId: ev.sessionId,
+      }),
+    );
+    return track.queue;
+  }
+
+  /** Resolves when every queued event and every pending idle check has finished (tests, shutdown). */
+  async settle(): Promise<void> {
+    for (;;) {
+      const queues = [...this.#tracks.values()].map((t) => t.queue);
+      await Promise.all(queues);
+      await this.enforcer.settle();
+      const after = [...this.#tracks.values()].map((t) => t.queue);
+      if (after.length === queues.length && after.every((q, i) => q === queues[i])) return;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    this.enforcer.dispose();
+    this.#tracks.clear();
+    await this.runtime.store.close();
+  }
+
+  #track(sessionId: string): SessionTrack {
+    let track = this.#tracks.get(sessionId);
+    if (!track) {
+      track = {
+        child: undefined,
+        busy: false,
+        idleForwarded: false,
+        agent: undefined,
+        seenUsers: [],
+        unclassified: new Set(),
+        injectedUsers: [],
+        recorded: [],
+        lastNudge: undefined,
+        queue: Promise.resolve(),
+      };
+      this.#tracks.set(sessionId, track);
+    }
+    return track;
+  }
+
+  async #apply(ev: Exclude<SessionEvent, { kind: "deleted" }>, track: SessionTrack): Promise<void> {
+    if (this.#disposed || this.#tracks.get(ev.sessionId) !== track) return;
+    // Learn first whether this is a subagent's session, so nothing of it is ever stored.
+    if (ev.kind !== "session-info" && track.child === undefined) {
+      await this.#isChild(ev.sessionId, track);
+      if (this.#tracks.get(ev.sessionId) !== track) return;
+    }
+    switch (ev.kind) {
+      case "session-info":
+        track.child = ev.parentId !== null;
+        return;
+      case "busy":
+        track.busy = true;
+        track.idleForwarded = false;
+        return;
+      case "idle":
+        return this.#onIdle(ev.sessionId, track);
+      case "error":
+        track.busy = false;
+        return this.enforcer.error(ev.sessionId, ev.error);
+      case "compacted":
+        this.enforcer.compacted(ev.sessionId);
+        return;
+      case "todos":
+        return this.#onTodos(ev.sessionId, ev.todos);
+      case "user-message":
+        return this.#onUserMessage(ev, track);
+      case "part":
+        return this.#onPart(ev, track);
+      case "assistant-message":
+        return this.#onAssistantMessage(ev, track);
+    }
+  }
+
+  async #onIdle(sessionId: string, track: SessionTrack): Promise<void> {
+    track.busy = false;
+    if (track.idleForwarded) return;
+    track.idleForwarded = true;
+    if (!this.#settings.enabled) return;
+    if (await this.#isChild(sessionId, track)) return;
+    this.enforcer.idle(sessionId);
+  }
+
+  async #onTodos(sessionId: string, raw: unknown): Promise<void> {
+    const scope = this.scopeFor(sessionId);
+    if (scope) await this.runtime.setTodos(scope, todosFromOpenCode(raw));
+  }
+
+  async #onUserMessage(
+    ev: Extract<SessionEvent, { kind: "user-message" }>,
+    track: SessionTrack,
+  ): Promise<void> {
+    if (ev.agent) track.agent = ev.agent;
+    if (track.seenUsers.includes(ev.messageId)) return;
+    remember(track.seenUsers, ev.messageId);
+    if (ev.createdAt !== undefined && ev.createdAt < this.#startedAt - HISTORY_SLACK_MS) return;
+    // Who wrote it shows only in its parts, which follow at once.
+    track.unclassified.add(ev.messageId);
+  }
+
+  /** Ours: the synthetic text part we sent, recognized by its marker or, failing that, its text. */
+  #isOurNudge(ev: Extract<SessionEvent, { kind: "part" }>, track: SessionTrack): boolean {
+    if (ev.type !== "text" || !ev.synthetic) return false;
+    if (ev.metadata !== undefined && Object.hasOwn(ev.metadata, NUDGE_MARKER)) return true;
+    return track.lastNudge !== undefined && ev.text === track.lastNudge;
+  }
+
+  async #onPart(ev: Extract<SessionEvent, { kind: "part" }>, track: SessionTrack): Promise<void> {
+    if (!track.unclassified.delete(ev.messageId)) return;
+    if (this.#isOurNudge(ev, track)) {
+      remember(track.injectedUsers, ev.messageId);
+      await this.enforcer.userMessage(ev.sessionId, { injected: true });
+      return;
+    }
+    if (ev.synthetic) {
+      // Another plugin's or OpenCode's own prompt: not the user, so no budget reset.
+      this.#log("debug", "a synthetic prompt from elsewhere; not a user turn", {
+        sessionId: ev.sessionId,
+      });
+      return;
+    }
+    await this.enforcer.userMessage(ev.sessionId);
+  }
+
+  async #onAssistantMessage(
+    ev: Extract<SessionEvent, { kind: "assistant-message" }>,
+    track: SessionTrack,
+  ): Promise<void> {
+    if (ev.agent) track.agent = ev.agent;
+    // A user message whose parts never came is ambiguous: it is not counted as the user's.
+    track.unclassified.clear();
+    const info: Parameters<IdleEnforcer["assistantMessage"]>[1] = {};
+    if (ev.agent !== undefined) info.agent = ev.agent;
+    if (ev.model !== undefined) info.model = ev.model;
+    if (ev.completed && !track.recorded.includes(ev.messageId)) {
+      remember(track.recorded, ev.messageId);
+      info.stopReason =
+        ev.error !== undefined && ev.error !== null
+          ? classifyHostError(ev.error)
+          : classifyOpenAiFinishReason(ev.finish);
+      info.usage = usageFromOpenCode(ev.tokens);
+      info.turnId = ev.messageId;
+      info.injected = ev.parentId !== undefined && track.injectedUsers.includes(ev.parentId);
+    }
+    await this.enforcer.assistantMessage(ev.sessionId, info);
+  }
+
+  /** Child sessions (subagents) are never nudged; unknown sessions are looked up once. */
+  async #isChild(sessionId: string, track: SessionTrack): Promise<boolean> {
+    if (track.child !== undefined) return track.child;
+    try {
+      const info = unwrap(
+        await this.#client.session.get({ path: { id: sessionId } }),
+        "session.get",
+      );
+      const parent = (info as { parentID?: unknown } | undefined)?.parentID;
+      track.child = typeof parent === "string" && parent !== "";
+      return track.child;
+    } catch (error) {
+      this.#log(
+        "warn",
+        `cannot tell whether the session is a subagent's; not nudging: ${message(error)}`,
+        {
+          sessionId,
+        },
+      );
+      return true;
+    }
+  }
+
+  async #fetchTodos(sessionId: string) {
+    const data = unwrap(
+      await this.#client.session.todo({ path: { id: sessionId } }),
+      "session.todo",
+    );
+    return todosFromOpenCode(data);
+  }
+
+  async #signals(sessionId: string): Promise<HostSignals> {
+    const track = this.#tracks.get(sessionId);
+    const verdict = await this.#agents.judge(track?.agent);
+    const signals: HostSignals = {};
+    if (verdict.excluded) signals.agentExcluded = true;
+    // Something else started a turn meanwhile: a nudge now would only queue behind it.
+    if (track?.busy) signals.backgroundWork = true;
+    if (verdict.excluded) this.#log("debug", verdict.why, { sessionId });
+    return signals;
+  }
+
+  async #deliver(sessionId: string, nudge: Nudge, context: DeliveryContext): Promise<void> {
+    const track = this.#tracks.get(sessionId);
+    if (!track) throw new Error("the session is gone");
+    track.lastNudge = nudge.text;
+    const body: {
+      agent?: string;
+      model?: OpenCodeModelRef;
+      parts: {
+        type: "text";
+        text: string;
+        synthetic: boolean;
+        metadata: Record<string, unknown>;
+      }[];
+    } = {
+      parts: [
+        {
+          type: "text",
+          text: nudge.text,
+          synthetic: true,
+          metadata: { [NUDGE_MARKER]: { episodeId: nudge.episodeId, autoTurn: nudge.autoTurn } },
+        },
+      ],
+    };
+    const agent = context.agent ?? track.agent;
+    if (agent) body.agent = agent;
+    if (isModelRef(context.model)) {
+      body.model = { providerID: context.model.providerID, modelID: context.model.modelID };
+    }
+    unwrap(
+      await this.#client.session.promptAsync({ path: { id: sessionId }, body }),
+      "session.promptAsync",
+    );
+  }
+
+  async #showCountdown(sessionId: string, ms: number): Promise<void> {
+    if (!this.#settings.toast) return;
+    const tui = this.#client.tui;
+    if (typeof tui?.showToast !== "function") return;
+    const seconds = Math.max(1, Math.round(ms / 1000));
+    try {
+      await tui.showToast({
+        body: {
+          title: "Todo continuation",
+          message: `Open todos remain: continuing in ${seconds}s. Send a message to cancel.`,
+          variant: "info",
+          duration: ms,
+        },
+      });
+    } catch (error) {
+      this.#log("debug", `toast not shown: ${message(error)}`, { sessionId });
+    }
+  }
+
+  #logDecision(scope: Scope, entry: DecisionLogEntry): void {
+    this.#log("debug", `decision ${entry.action}${entry.reason ? ` (${entry.reason})` : ""}`, {
+      scope: scope.key,
+      trigger: entry.trigger,
+      autoTurns: entry.autoTurns,
+      actionable: entry.actionable,
+    });
+  }
+
+  #hostLog(level: LogLevel, text: string, extra?: Record<string, unknown>): void {
+    const app = this.#client.app;
+    if (typeof app?.log !== "function") return;
+    const body: {
+      service: string;
+      level: LogLevel;
+      message: string;
+      extra?: Record<string, unknown>;
+    } = {
+      service: LOG_SERVICE,
+      level,
+      message: `todo-continuation: ${text}`,
+    };
+    if (extra) body.extra = extra;
+    try {
+      app.log({ body }).catch(() => {});
+    } catch {
+      // Logging must never break the session.
+    }
+  }
+}

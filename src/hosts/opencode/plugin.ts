@@ -1,0 +1,51 @@
+import { createFileStore } from "../../store/file/file-store.js";
+import type { OpenCodeHooks, OpenCodePlugin, OpenCodePluginInput } from "./client.js";
+import { OpenCodeContinuation } from "./continuation.js";
+import {
+  OpenCodeOptionsError,
+  type OpenCodePluginOptions,
+  parseOpenCodeOptions,
+} from "./options.js";
+
+function checkInput(input: unknown): OpenCodePluginInput {
+  const client = (input as { client?: unknown } | null)?.client as
+    | { session?: Record<string, unknown> }
+    | undefined;
+  const session = client?.session;
+  if (
+    !session ||
+    typeof session.todo !== "function" ||
+    typeof session.get !== "function" ||
+    typeof session.promptAsync !== "function"
+  ) {
+    throw new OpenCodeOptionsError(
+      "the plugin input has no OpenCode client with session.todo, session.get and session.promptAsync; is this OpenCode 1.x?",
+    );
+  }
+  return input as OpenCodePluginInput;
+}
+
+/**
+ * Builds the plugin function. `defaults` are merged under the options OpenCode
+ * passes (from a `["<spec>", {options}]` entry of the config's `plugin` list),
+ * so a generated plugin file can carry the options chosen at install time.
+ */
+export function createOpenCodePlugin(defaults: OpenCodePluginOptions = {}): OpenCodePlugin {
+  return async (input, options) => {
+    if (options !== undefined && options !== null) parseOpenCodeOptions(options); // names a bad one
+    const settings = parseOpenCodeOptions({ ...defaults, ...(options ?? {}) });
+    const { client } = checkInput(input);
+    const store = createFileStore(
+      settings.storeDir !== undefined ? { root: settings.storeDir } : {},
+    );
+    const continuation = new OpenCodeContinuation({ client, settings, store });
+    const hooks: OpenCodeHooks = {
+      event: async ({ event }) => continuation.handle(event),
+      dispose: () => continuation.dispose(),
+    };
+    return hooks;
+  };
+}
+
+/** The plugin with OpenCode's options (or none): what the package's `./opencode` entry exports. */
+export const TodoContinuation: OpenCodePlugin = createOpenCodePlugin();

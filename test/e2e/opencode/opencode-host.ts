@@ -1,0 +1,290 @@
+/**
+ * Runs the real OpenCode program (`opencode serve`) offline in a throwaway
+ * project, with our plugin installed by our own installer, against the
+ * scripted model server. Used by the OpenCode end-to-end suite.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { installOpenCode } from "../../../src/cli/commands/install-opencode.js";
+import type { OpenCodePluginOptions } from "../../../src/hosts/opencode/options.js";
+import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+
+export const OPENCODE_VERSION = "1.18.33";
+
+/** The provider and model id the project's config defines for the scripted server. */
+export const PROVIDER_ID = "scripted";
+export const MODEL_ID = "scripted-model";
+
+/**
+ * OpenCode npm-installs `@opencode-ai/plugin` (this exact version) into every
+ * config folder it reads (`<project>/.opencode/` and the user's config folder)
+ * unless that folder already has a `node_modules/` and a package-lock.json
+ * whose root lists every dependency of its package.json. Offline that install
+ * retries for over a minute before plugins load. We put the very same
+ * packages there from the host cache, installed once per machine.
+ */
+export function seedPluginDependencies(configDir: string): string {
+  const cache = ensureHost("@opencode-ai/plugin", OPENCODE_VERSION);
+  mkdirSync(configDir, { recursive: true });
+  cpSync(join(cache, "node_modules"), join(configDir, "node_modules"), { recursive: true });
+  const dependencies = { "@opencode-ai/plugin": OPENCODE_VERSION };
+  const hidden = JSON.parse(
+    readFileSync(join(cache, "node_modules", ".package-lock.json"), "utf8"),
+  ) as {
+    packages?: Record<string, unknown>;
+  };
+  writeFileSync(join(configDir, "package.json"), `${JSON.stringify({ dependencies }, null, 2)}\n`);
+  const lock = `${JSON.stringify(
+    { lockfileVersion: 3, requires: true, packages: { "": { dependencies }, ...hidden.packages } },
+    null,
+    2,
+  )}\n`;
+  writeFileSync(join(configDir, "package-lock.json"), lock);
+  return lock;
+}
+
+export interface OpenCodeProject {
+  root: string;
+  project: string;
+  storeDir: string;
+  env: NodeJS.ProcessEnv;
+  /** The config folders we seeded, with the lock file each got: OpenCode must leave them as they are. */
+  seeded: { dir: string; lock: string }[];
+  /** Removes every file of the project, its home and its store. */
+  cleanup(): void;
+}
+
+/** A temp project configured for offline use against `modelBaseURL`, with our plugin installed. */
+export async function prepareProject(options: {
+  modelBaseURL: string;
+  pluginOptions?: OpenCodePluginOptions;
+}): Promise<OpenCodeProject> {
+  const root = mkdtempSync(join(tmpdir(), "tc-e2e-opencode-"));
+  const project = join(root, "project");
+  const home = join(root, "home");
+  const storeDir = join(root, "store");
+  const xdg = {
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+  };
+  for (const dir of [project, ...Object.values(xdg)]) mkdirSync(dir, { recursive: true });
+  execFileSync("git", ["init", "-q"], { cwd: project });
+  writeFileSync(
+    join(project, "opencode.json"),
+    `${JSON.stringify(
+      {
+        $schema: "https://opencode.ai/config.json",
+        provider: {
+          [PROVIDER_ID]: {
+            npm: "@ai-sdk/openai-compatible",
+            name: "Scripted",
+            options: { baseURL: options.modelBaseURL, apiKey: "test-key" },
+            models: { [MODEL_ID]: { name: "Scripted model" } },
+          },
+        },
+        enabled_providers: [PROVIDER_ID],
+        model: `${PROVIDER_ID}/${MODEL_ID}`,
+        small_model: `${PROVIDER_ID}/${MODEL_ID}`,
+        autoupdate: false,
+        share: "disabled",
+        lsp: false,
+        formatter: false,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    ...xdg,
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
+  };
+  await installOpenCode({
+    projectDir: project,
+    packageRoot: REPO_ROOT,
+    env,
+    pluginOptions: { storeDir, ...options.pluginOptions },
+    out: () => {},
+  });
+  const seeded = [join(project, ".opencode"), join(xdg.XDG_CONFIG_HOME, "opencode")].map((dir) => ({
+    dir,
+    lock: seedPluginDependencies(dir),
+  }));
+  return {
+    seeded,
+    root,
+    project,
+    storeDir,
+    env,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export interface OpenCodeServer {
+  url: string;
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  request(method: string, path: string, body?: unknown): Promise<Response>;
+  createSession(): Promise<string>;
+  /** Sends a user prompt without waiting for the turn (204). */
+  prompt(sessionId: string, text: string): Promise<void>;
+  abort(sessionId: string): Promise<void>;
+  deleteSession(sessionId: string): Promise<void>;
+  /** `idle`, `busy` or `retry` (a session missing from the status map is idle). */
+  status(sessionId: string): Promise<string>;
+  /** Bus events (GET /event) received since the server started. */
+  events(): BusEvent[];
+  stop(): Promise<void>;
+}
+
+export interface BusEvent {
+  type: string;
+  properties?: Record<string, unknown>;
+}
+
+/** Reads OpenCode's server-sent event stream into `sink` until `signal` aborts. */
+async function readEventStream(
+  url: string,
+  directory: string,
+  sink: BusEvent[],
+  signal: AbortSignal,
+) {
+  const response = await fetch(`${url}/event`, {
+    headers: { accept: "text/event-stream", "x-opencode-directory": directory },
+    signal,
+  });
+  if (!response.body) return;
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      for (const line of block.split("\n")) {
+        if (!line.startsWith("data:")) continue;
+        try {
+          sink.push(JSON.parse(line.slice(5).trim()) as BusEvent);
+        } catch {
+          // Not JSON: not an event we look at.
+        }
+      }
+    }
+  }
+}
+
+/** Starts `opencode serve` in the project and resolves once it listens. */
+export async function startOpenCode(project: OpenCodeProject): Promise<OpenCodeServer> {
+  const bin = hostBin(ensureHost("opencode-ai", OPENCODE_VERSION), "opencode");
+  const child: ChildProcess = spawn(
+    bin,
+    ["serve", "--port", "0", "--hostname", "127.0.0.1", "--print-logs", "--log-level", "INFO"],
+    { cwd: project.project, env: project.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`opencode serve did not start:\n${output}`)),
+      120_000,
+    );
+    const check = () => {
+      const match = /opencode server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`opencode serve exited (${code}):\n${output}`));
+    });
+  });
+  const headers = { "content-type": "application/json", "x-opencode-directory": project.project };
+  const request = (method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const busEvents: BusEvent[] = [];
+  const stopEvents = new AbortController();
+  void readEventStream(url, project.project, busEvents, stopEvents.signal).catch(() => {});
+  const expectOk = async (response: Response, what: string) => {
+    if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${await response.text()}`);
+    return response;
+  };
+  return {
+    url,
+    output: () => output,
+    request,
+    async createSession() {
+      const response = await expectOk(await request("POST", "/session", {}), "POST /session");
+      return ((await response.json()) as { id: string }).id;
+    },
+    async prompt(sessionId, text) {
+      await expectOk(
+        await request("POST", `/session/${sessionId}/prompt_async`, {
+          parts: [{ type: "text", text }],
+        }),
+        "prompt_async",
+      );
+    },
+    async abort(sessionId) {
+      await expectOk(await request("POST", `/session/${sessionId}/abort`), "abort");
+    },
+    async deleteSession(sessionId) {
+      await expectOk(await request("DELETE", `/session/${sessionId}`), "DELETE /session");
+    },
+    async status(sessionId) {
+      const response = await expectOk(
+        await request("GET", "/session/status"),
+        "GET /session/status",
+      );
+      const map = (await response.json()) as Record<string, { type?: string }>;
+      return map[sessionId]?.type ?? "idle";
+    },
+    events: () => busEvents,
+    async stop() {
+      stopEvents.abort();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined; rejects with `what` after the timeout. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

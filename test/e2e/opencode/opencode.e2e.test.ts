@@ -1,0 +1,237 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resolveScope } from "../../../src/core/scope/scope.js";
+import type { DecisionLogEntry } from "../../../src/core/types.js";
+import { createFileStore } from "../../../src/store/file/file-store.js";
+import {
+  type ChatRequest,
+  errorReply,
+  messageText,
+  type OpenAiServer,
+  startOpenAiServer,
+  textReply,
+  toolCallReply,
+} from "../support/openai-server.js";
+import {
+  type OpenCodeProject,
+  type OpenCodeServer,
+  prepareProject,
+  startOpenCode,
+  waitFor,
+} from "./opencode-host.js";
+
+/** The heading of the default preset's nudge (inline-list style). */
+const NUDGE_HEADING = "Open todos remain";
+const COUNTDOWN_MS = 1_000;
+
+let model: OpenAiServer;
+let project: OpenCodeProject;
+let opencode: OpenCodeServer;
+
+const todo = (content: string, status: string) => ({ content, status, priority: "high" });
+const write = (...todos: ReturnType<typeof todo>[]) => toolCallReply("todowrite", { todos });
+
+/** The request's newest message, when it is a user message (a prompt, not a tool result). */
+function promptOf(request: ChatRequest): string | null {
+  const last = request.body.messages.at(-1);
+  return last?.role === "user" ? messageText(last) : null;
+}
+
+/** Model requests that answer one of our nudges. */
+function nudgeRequests(): ChatRequest[] {
+  return model.chatRequests({ scripted: true }).filter((r) => promptOf(r)?.includes(NUDGE_HEADING));
+}
+
+function scopeOf(sessionId: string) {
+  return resolveScope({ kind: "session", host: "opencode", sessionId })!;
+}
+
+async function decisions(sessionId: string): Promise<DecisionLogEntry[]> {
+  const store = createFileStore({ root: project.storeDir });
+  try {
+    return await store.readLog(scopeOf(sessionId));
+  } finally {
+    await store.close();
+  }
+}
+
+const summary = (log: DecisionLogEntry[]) =>
+  log.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
+
+/** The plugin's lines in OpenCode's log, for failure messages. */
+function pluginLog(): string {
+  return opencode
+    .output()
+    .split("\n")
+    .filter((line) => line.includes("todo-continuation"))
+    .slice(-40)
+    .join("\n");
+}
+
+/** Waits until the plugin's decision log for the session ends with `last` (a skip reason or "inject"). */
+async function waitForDecision(sessionId: string, last: string): Promise<string[]> {
+  let seen: string[] = [];
+  try {
+    return await waitFor(
+      `decision ${last}`,
+      async () => {
+        seen = summary(await decisions(sessionId));
+        return seen.at(-1) === last ? seen : undefined;
+      },
+      120_000,
+    );
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}; decisions so far: ${JSON.stringify(seen)}\nplugin log:\n${pluginLog()}`,
+    );
+  }
+}
+
+beforeAll(async () => {
+  model = await startOpenAiServer({
+    // OpenCode asks its small model for a session title; that request is not part of any script.
+    intercept: (request) =>
+      messageText(request.body.messages[0]).includes("title generator")
+        ? textReply("A title")
+        : undefined,
+    fallback: textReply("I have nothing more to add."),
+  });
+  project = await prepareProject({
+    modelBaseURL: model.baseURL,
+    pluginOptions: { limits: { maxAutoTurns: 3, stagnationLimit: 0 }, countdownMs: COUNTDOWN_MS },
+  });
+  opencode = await startOpenCode(project);
+});
+
+afterAll(async () => {
+  await opencode?.stop();
+  await model?.close();
+  project?.cleanup();
+});
+
+beforeEach(() => {
+  model.clearRequests();
+});
+
+describe("OpenCode plugin against the real OpenCode", () => {
+  it("nudges an agent that stops early until its list is done", async () => {
+    model.script([
+      write(todo("write the parser", "in_progress"), todo("add tests", "pending")),
+      textReply("Stopping here for now."),
+      write(todo("write the parser", "completed"), todo("add tests", "in_progress")),
+      textReply("The parser is done."),
+      write(todo("write the parser", "completed"), todo("add tests", "completed")),
+      textReply("Everything is done."),
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Build the parser and its tests.");
+    const log = await waitForDecision(session, "skip:no-incomplete-todos");
+    expect(log).toEqual(["inject", "inject", "skip:no-incomplete-todos"]);
+    expect(model.pending()).toBe(0);
+    const nudges = nudgeRequests();
+    expect(nudges).toHaveLength(2);
+    expect(promptOf(nudges[0]!)).toContain("write the parser");
+    expect(promptOf(nudges[0]!)).toContain("add tests");
+    expect(promptOf(nudges[1]!)).toContain("add tests");
+    // The first prompt of every model turn: the user's, then one per nudge.
+    const prompts = model
+      .chatRequests({ scripted: true })
+      .map(promptOf)
+      .filter((p): p is string => p !== null);
+    expect(prompts[0]).toBe("Build the parser and its tests.");
+    expect(prompts.slice(1).every((p) => p.includes(NUDGE_HEADING))).toBe(true);
+    const todos = (await (await opencode.request("GET", `/session/${session}/todo`)).json()) as {
+      status: string;
+    }[];
+    expect(todos.map((t) => t.status)).toEqual(["completed", "completed"]);
+  });
+
+  it("gives up at the budget when the agent makes no progress", async () => {
+    model.script([
+      write(todo("migrate the database", "pending")),
+      textReply("I will stop here."),
+      textReply("Still thinking."),
+      textReply("Still thinking."),
+      textReply("Still thinking."),
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Migrate the database.");
+    const log = await waitForDecision(session, "skip:max-auto-turns");
+    expect(log).toEqual(["inject", "inject", "inject", "skip:max-auto-turns"]);
+    expect(nudgeRequests()).toHaveLength(3);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(5);
+  });
+
+  it("respects an abort: no nudge after the user stops the turn", async () => {
+    model.script([
+      write(todo("refactor the module", "pending")),
+      { text: "Working on it", stall: true },
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Refactor the module.");
+    await model.waitForChatRequests(2, { scripted: true, timeoutMs: 120_000 });
+    await opencode.abort(session);
+    const log = await waitForDecision(session, "skip:user-abort-blocked");
+    expect(log).toEqual(["skip:user-abort-blocked"]);
+    expect(nudgeRequests()).toHaveLength(0);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+  });
+
+  it("does not loop on an API error: one nudge, then it stops", async () => {
+    model.script([
+      write(todo("deploy", "pending")),
+      textReply("Done for now."),
+      errorReply(400, "This request is invalid."),
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Deploy it.");
+    const log = await waitForDecision(session, "skip:turn-not-safe");
+    expect(log).toEqual(["inject", "skip:turn-not-safe"]);
+    expect(nudgeRequests()).toHaveLength(1);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(3);
+  });
+
+  it("stays silent when everything is done", async () => {
+    model.script([write(todo("ship it", "completed")), textReply("Shipped.")]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Ship it.");
+    const log = await waitForDecision(session, "skip:no-incomplete-todos");
+    expect(log).toEqual(["skip:no-incomplete-todos"]);
+    expect(nudgeRequests()).toHaveLength(0);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+  });
+
+  it("leaves nothing behind for a deleted session, even mid-countdown", async () => {
+    model.script([write(todo("clean up", "pending")), textReply("Pausing.")]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Clean up.");
+    // The countdown toast says a nudge is pending; delete the session during it.
+    await waitFor("the countdown toast", () =>
+      opencode
+        .events()
+        .find((e) => e.type === "tui.toast.show" && JSON.stringify(e).includes("continuing in"))
+        ? true
+        : undefined,
+    );
+    await opencode.deleteSession(session);
+    // Well past the countdown: a nudge that survived the deletion would have been sent by now.
+    await new Promise((resolve) => setTimeout(resolve, COUNTDOWN_MS + 2_000));
+    expect(nudgeRequests()).toHaveLength(0);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+    expect(await decisions(session)).toEqual([]);
+    const todoDir = join(project.storeDir, "todo");
+    const left = existsSync(todoDir)
+      ? readdirSync(todoDir, { recursive: true }).filter((f) => String(f).includes(session))
+      : [];
+    expect(left).toEqual([]);
+  });
+
+  it("ran offline: OpenCode installed nothing into the seeded config folders", () => {
+    for (const { dir, lock } of project.seeded) {
+      expect(readFileSync(join(dir, "package-lock.json"), "utf8")).toBe(lock);
+    }
+    expect(opencode.output()).not.toContain("dependency install failed");
+    expect(opencode.output()).toContain("todo-continuation: nudge 1 delivered");
+  });
+});
