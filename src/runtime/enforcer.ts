@@ -271,6 +271,8 @@ export class IdleEnforcer {
         if (stale()) return;
         if (preview.decision.action === "inject") {
           await this.#o.onCountdown?.(sessionId, countdownMs);
+          // A cancel that landed while the notice was shown must not wait out the countdown.
+          if (stale()) return;
           if (!(await this.#countdown(track, countdownMs)) || stale()) return;
           signals = await this.#signals(sessionId, track);
           if (stale()) return;
