@@ -205,11 +205,14 @@ describe("OpenCode plugin against the real OpenCode", () => {
   it("leaves nothing behind for a deleted session, even mid-countdown", async () => {
     model.script([write(todo("clean up", "pending")), textReply("Pausing.")]);
     const session = await opencode.createSession();
+    // Earlier tests' toasts are in the event history too: only look at what comes after this prompt.
+    const seen = opencode.events().length;
     await opencode.prompt(session, "Clean up.");
     // The countdown toast says a nudge is pending; delete the session during it.
     await waitFor("the countdown toast", () =>
       opencode
         .events()
+        .slice(seen)
         .find((e) => e.type === "tui.toast.show" && JSON.stringify(e).includes("continuing in"))
         ? true
         : undefined,
