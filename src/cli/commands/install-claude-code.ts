@@ -10,6 +10,7 @@ import { installedCommand, mergeHooks, removeHooks } from "../../hosts/claude-co
 import { PROJECT_STORE_FOLDER } from "../../hosts/claude-code/store-location.js";
 import { ensureGitignored } from "../../store/file/index.js";
 import type { CliIo } from "../io.js";
+import { runInstaller } from "./install-runner.js";
 
 /** Which settings file: the project's shared one, its personal one, or the user's. */
 export type SettingsTarget = "project" | "local" | "user";
@@ -226,24 +227,21 @@ export function parseInstallArgs(
 }
 
 /** `install claude-code` / `uninstall claude-code` from a command line; resolves to the exit code. */
-export async function runInstallCommand(
+export function runInstallCommand(
   action: "install" | "uninstall",
   argv: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  try {
-    const { help, ...options } = parseInstallArgs(argv, io.cwd);
-    if (help) {
-      io.stdout.write(INSTALL_USAGE);
-      return 0;
-    }
-    const run = action === "install" ? installClaudeCode : uninstallClaudeCode;
-    await run({ ...options, env: io.env, out: (line) => void io.stdout.write(`${line}\n`) });
-    return 0;
-  } catch (error) {
-    io.stderr.write(
-      `todo-continuation ${action}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    return 1;
-  }
+  return runInstaller(
+    {
+      host: "claude-code",
+      usage: INSTALL_USAGE,
+      parse: parseInstallArgs,
+      install: installClaudeCode,
+      uninstall: uninstallClaudeCode,
+    },
+    action,
+    argv,
+    io,
+  );
 }

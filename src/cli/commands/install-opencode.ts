@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "../../hosts/opencode/options.js";
 import type { CliIo } from "../io.js";
+import { runInstaller } from "./install-runner.js";
 
 /** Which OpenCode config folder: the project's `.opencode/` or the user's. */
 export type OpenCodeInstallTarget = "project" | "user";
@@ -276,24 +277,21 @@ export function parseOpenCodeInstallArgs(
 }
 
 /** `install opencode` / `uninstall opencode` from a command line; resolves to the exit code. */
-export async function runOpenCodeInstallCommand(
+export function runOpenCodeInstallCommand(
   action: "install" | "uninstall",
   argv: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  try {
-    const { help, ...options } = parseOpenCodeInstallArgs(argv, io.cwd);
-    if (help) {
-      io.stdout.write(OPENCODE_INSTALL_USAGE);
-      return 0;
-    }
-    const run = action === "install" ? installOpenCode : uninstallOpenCode;
-    await run({ ...options, env: io.env, out: (line) => void io.stdout.write(`${line}\n`) });
-    return 0;
-  } catch (error) {
-    io.stderr.write(
-      `todo-continuation ${action} opencode: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    return 1;
-  }
+  return runInstaller(
+    {
+      host: "opencode",
+      usage: OPENCODE_INSTALL_USAGE,
+      parse: parseOpenCodeInstallArgs,
+      install: installOpenCode,
+      uninstall: uninstallOpenCode,
+    },
+    action,
+    argv,
+    io,
+  );
 }
