@@ -232,6 +232,19 @@ export class ContinuationRuntime {
     return { summary, decision, nudge };
   }
 
+  /**
+   * The decision `runIdle` would make on this snapshot, synchronously and
+   * without touching the store: for hosts that must answer before they may
+   * await (pi). The real decision is still made and persisted by `runIdle`.
+   */
+  preview(
+    snapshot: ScopeSnapshot,
+    signals: HostSignals = {},
+    now: number = this.#now(),
+  ): { decision: Decision; summary: TodoSummary; nudge: Nudge | null } {
+    return this.#decide(snapshot, signals, now);
+  }
+
   /** Dry run: what the engine would decide now. Writes nothing (the one-shot kick is not consumed). */
   async explain(
     scope: Scope,

@@ -259,14 +259,18 @@ export class PiContinuation {
     const turnId = `pi-${message.responseId ?? "local"}-${message.timestamp}`;
     if (this.#snapshot) {
       try {
-        this.#snapshot = withOutcome(this.#snapshot, {
-          turnId,
-          stopReason,
-          endedAt: this.#runtime.now(),
-          usage: completeUsage(usage),
-          injected,
-          restartCaused: false,
-        });
+        this.#snapshot = withOutcome(
+          this.#snapshot,
+          {
+            turnId,
+            stopReason,
+            endedAt: this.#runtime.now(),
+            usage: completeUsage(usage),
+            injected,
+            restartCaused: false,
+          },
+          this.#runtime.limits.tokenMode,
+        );
       } catch (error) {
         this.#snapshot = null;
         this.#options.onError?.(error);
