@@ -267,7 +267,7 @@ export class ContinuationRuntime {
     const now = this.#now();
     const { decision, nudge, entry } = await this.store.transact(scope, (snap) => {
       const made = this.#decide(snap, signals, now);
-      const entry = logEntry(made.decision, made.summary, made.nudge, trigger, now);
+      const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       return { state: made.decision.state, log: [entry], result: { ...made, entry } };
     });
     this.#onDecision?.(scope, entry);
@@ -333,7 +333,8 @@ function firstLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
-function logEntry(
+/** The decision-log entry for one decision (shared with the PostgreSQL benchmark's workers). */
+export function decisionLogEntry(
   decision: Decision,
   summary: TodoSummary,
   nudge: Nudge | null,

@@ -7,7 +7,8 @@ import { decide } from "../../core/engine/decide.js";
 import { resolveLimits, resolvePreset } from "../../core/engine/presets.js";
 import { onRealUserTurn, onTurnOutcome } from "../../core/engine/transitions.js";
 import { summarize } from "../../core/todo/summary.js";
-import type { DecisionLogEntry, Limits, Scope } from "../../core/types.js";
+import type { Limits, Scope } from "../../core/types.js";
+import { decisionLogEntry } from "../../runtime/runtime.js";
 import {
   benchScope,
   type ParentMessage,
@@ -43,21 +44,7 @@ async function decideOnce(
     });
     const summary = summarize(snap.todos);
     const decision = decide({ state, summary, signals: {}, limits, now });
-    const episode = decision.state.episode;
-    const entry: DecisionLogEntry = {
-      at: now,
-      action: decision.action,
-      reason: decision.action === "skip" ? decision.reason : null,
-      episodeId: episode?.id ?? null,
-      autoTurns: episode?.autoTurns ?? 0,
-      tokens: episode?.tokens ?? 0,
-      stagnation: episode?.stagnation ?? 0,
-      actionable: summary.actionable,
-      blocked: summary.blocked,
-      nudgeChars: null,
-      nudgeTokens: null,
-      trigger: "bench",
-    };
+    const entry = decisionLogEntry(decision, summary, null, "bench", now);
     return { state: decision.state, log: [entry], result: decision.action === "inject" };
   });
 }
