@@ -106,6 +106,8 @@ export type StopReason =
   | "tool_use"
   | "length"
   | "error"
+  /** A provider error a later attempt may not hit: network, rate limit, overloaded. */
+  | "transient_error"
   | "aborted"
   | "context_overflow"
   | "unknown";
@@ -165,6 +167,11 @@ export interface Episode {
    * clears it (that outcome is still unanswered). Absent in older documents.
    */
   answeredTurnId?: string | null;
+  /**
+   * Retries after a transient provider error since the last turn that ended
+   * cleanly. Absent in older documents (reads as 0).
+   */
+  errorRetries?: number;
 }
 
 /** A message queued for the model's next turn (user edits, failed writes, channel delivery). */
@@ -187,7 +194,22 @@ export interface ContinuationState {
   reminders: Reminder[];
   /** When the last real user turn started (ms), or null. */
   lastUserTurnAt: number | null;
+  /**
+   * Fingerprint of the list when the last real user turn started: the first
+   * nudge after it needs a list that moved since (the user may have redirected
+   * the agent). Null or absent: no user turn recorded, no such gate.
+   */
+  userTurnFingerprint?: string | null;
+  /**
+   * Set by a provider error continuation must not retry (a non-retryable
+   * error, or a transient one that repeated after its retries); cleared only
+   * by a real user turn. Absent or null: not parked.
+   */
+  parked?: ParkReason | null;
 }
+
+/** Why a scope is parked until the user speaks. */
+export type ParkReason = "provider-error" | "retries-exhausted";
 
 // ---------------------------------------------------------------------------
 // Decision
@@ -204,6 +226,9 @@ export type SkipReason =
   | "background-work"
   | "awaiting-user"
   | "turn-not-safe"
+  | "provider-error"
+  | "retries-exhausted"
+  | "list-unchanged-since-user"
   | "max-auto-turns"
   | "max-tokens"
   | "max-wall-clock"
@@ -251,6 +276,13 @@ export interface Limits {
   cooldownMaxMs: number;
   /** Consecutive failed deliveries after which the episode stops trying (skip `cooldown`). */
   maxDeliveryFailures: number;
+  /**
+   * Continuations in a row after a transient provider error (network, rate
+   * limit, overloaded); one more such error parks the scope. 0 = never retry.
+   */
+  maxErrorRetries: number;
+  /** How long a host waits before delivering a retry after a transient provider error. */
+  errorBackoffMs: number;
 }
 
 /** Which nudge text a preset renders (seeds 000, 002 and 003 respectively). */
@@ -283,7 +315,13 @@ export interface DecisionInput {
 
 /** Every decision returns the state to persist, whether it injects or skips. */
 export type Decision =
-  | { action: "inject"; state: ContinuationState; episode: Episode }
+  | {
+      action: "inject";
+      state: ContinuationState;
+      episode: Episode;
+      /** The nudge retries a turn a transient provider error ended: deliver after `errorBackoffMs`. */
+      retry?: boolean;
+    }
   | { action: "skip"; reason: SkipReason; state: ContinuationState };
 
 // ---------------------------------------------------------------------------

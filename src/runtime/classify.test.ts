@@ -110,7 +110,31 @@ describe("host errors", () => {
   it("classifies an error as the stop reason of its turn", () => {
     expect(classifyHostError({ name: "MessageAbortedError" })).toBe("aborted");
     expect(classifyHostError(new Error("context window exceeded"))).toBe("context_overflow");
-    expect(classifyHostError({ name: "APIError", data: { message: "502" } })).toBe("error");
+    expect(classifyHostError({ name: "APIError", data: { message: "502" } })).toBe(
+      "transient_error",
+    );
+    expect(classifyHostError({ name: "APIError", data: { message: "boom" } })).toBe("error");
+  });
+
+  it("tells transient provider errors from permanent ones", () => {
+    const transient = [
+      { name: "APIError", data: { message: "Too Many Requests", statusCode: 429 } },
+      { name: "APIError", data: { message: "whatever", isRetryable: true } },
+      new Error("API Error: 529 overloaded_error"),
+      new Error("fetch failed: ECONNRESET"),
+      "Rate limit reached for requests",
+      { name: "APIConnectionError", message: "" },
+    ];
+    for (const error of transient) expect(classifyHostError(error)).toBe("transient_error");
+    const permanent = [
+      { name: "APIError", data: { message: "Service Unavailable", isRetryable: false } },
+      { name: "APIError", data: { message: "bad key", statusCode: 401 } },
+      { name: "ProviderAuthError", data: { message: "timeout while refreshing" } },
+      new Error("API Error: 401 invalid x-api-key"),
+      new Error("API Error: 400 invalid_request_error: messages: field required"),
+      new Error("something odd happened"),
+    ];
+    for (const error of permanent) expect(classifyHostError(error)).toBe("error");
   });
 });
 

@@ -116,10 +116,74 @@ export function isContextOverflow(error: unknown): boolean {
   return OVERFLOW_PATTERNS.some((p) => p.test(message));
 }
 
+/** Errors a retry cannot fix: credentials, permissions, a request the provider refuses. */
+const PERMANENT_PATTERNS = [
+  /\b(401|403|400|404|422)\b/,
+  /unauthori[sz]ed/,
+  /authenticat/,
+  /api[ _-]?key/,
+  /permission/,
+  /forbidden/,
+  /invalid[ _-]request/,
+  /billing|quota|credit balance/,
+];
+
+const PERMANENT_NAMES = new Set(["ProviderAuthError", "AuthenticationError"]);
+
+/** Errors that come and go: the network, a rate limit, an overloaded or failing server. */
+const TRANSIENT_PATTERNS = [
+  /\b(408|409|425|429|500|502|503|504|529)\b/,
+  /rate[ _-]?limit/,
+  /too many requests/,
+  /overloaded/,
+  /temporar(il)?y unavailable|service unavailable|bad gateway|gateway timeout|internal server error/,
+  /econnreset|econnrefused|etimedout|enotfound|eai_again|epipe|socket hang up/,
+  /network|fetch failed|connection (error|reset|refused|closed)/,
+  /timed? ?out/,
+];
+
+const TRANSIENT_NAMES = new Set([
+  "APIConnectionError",
+  "APIConnectionTimeoutError",
+  "TimeoutError",
+]);
+
+/** OpenCode's APIError says itself whether a retry may help: `data.isRetryable`, `data.statusCode`. */
+function declaredRetryable(error: unknown): boolean | null {
+  if (typeof error !== "object" || error === null) return null;
+  const data = (error as Record<string, unknown>).data;
+  if (typeof data !== "object" || data === null) return null;
+  const { isRetryable, statusCode } = data as Record<string, unknown>;
+  if (typeof isRetryable === "boolean") return isRetryable;
+  if (typeof statusCode === "number") {
+    return statusCode === 408 || statusCode === 429 || statusCode >= 500;
+  }
+  return null;
+}
+
+/**
+ * True for a provider error a later attempt may not hit (network, rate limit,
+ * overloaded). Anything that looks permanent (credentials, an invalid
+ * request), or that nothing identifies, is not: continuing after it would
+ * only repeat it.
+ */
+export function isTransientError(error: unknown): boolean {
+  const { name, message } = errorParts(error);
+  if (PERMANENT_NAMES.has(name)) return false;
+  const declared = declaredRetryable(error);
+  if (declared !== null) return declared;
+  if (PERMANENT_PATTERNS.some((p) => p.test(message))) return false;
+  if (TRANSIENT_NAMES.has(name)) return true;
+  return TRANSIENT_PATTERNS.some((p) => p.test(message));
+}
+
 /** A host error, as the StopReason of the turn it ended. */
-export function classifyHostError(error: unknown): "aborted" | "context_overflow" | "error" {
+export function classifyHostError(
+  error: unknown,
+): "aborted" | "context_overflow" | "transient_error" | "error" {
   if (isInterrupt(error)) return "aborted";
   if (isContextOverflow(error)) return "context_overflow";
+  if (isTransientError(error)) return "transient_error";
   return "error";
 }
 

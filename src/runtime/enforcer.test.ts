@@ -34,6 +34,12 @@ function setup(options: { countdownMs?: number; signals?: HostSignals } = {}) {
     },
   });
   enforcers.push(enforcer);
+  let followUps = 0;
+  // The agent works its list during a turn: it adds a follow-up item.
+  workers.set(enforcer, () => {
+    followUps++;
+    todos = [...todos, { content: `follow-up ${followUps}`, status: "pending" }];
+  });
   return {
     store,
     runtime,
@@ -47,13 +53,18 @@ function setup(options: { countdownMs?: number; signals?: HostSignals } = {}) {
 }
 
 const enforcers: IdleEnforcer[] = [];
+const workers = new WeakMap<IdleEnforcer, () => void>();
 afterEach(() => {
   for (const e of enforcers.splice(0)) e.dispose();
 });
 
-/** A user prompt followed by an assistant answer that stopped: the usual shape of an early stop. */
+/**
+ * A user prompt followed by an assistant answer that worked the list and
+ * stopped: the usual shape of an early stop.
+ */
 async function earlyStop(enforcer: IdleEnforcer, sessionId: string) {
   await enforcer.userMessage(sessionId);
+  workers.get(enforcer)?.();
   await enforcer.assistantMessage(sessionId, { agent: "build", stopReason: "stop" });
 }
 
@@ -80,7 +91,7 @@ describe("IdleEnforcer", () => {
     await enforcer.settle();
     expect(delivered).toHaveLength(0);
     const log = await store.readLog(scopeFor("s1") as Scope);
-    expect(log.every((e) => e.reason === "turn-not-safe")).toBe(true);
+    expect(log.map((e) => e.reason)).toEqual(["provider-error", "provider-error"]);
   });
 
   it("an abort blocks nudges until the user speaks again", async () => {

@@ -128,7 +128,11 @@ export class IdleEnforcer {
     track.debounce.unref();
   }
 
-  /** The turn ended in an error: an interrupt blocks nudges; a token limit is not safe. */
+  /**
+   * The turn ended in an error (also one reported during a countdown, which it
+   * cancels): an interrupt blocks nudges, a transient provider error may be
+   * retried once the session idles, any other error parks the scope.
+   */
   async error(sessionId: string, error: unknown): Promise<void> {
     const track = this.#track(sessionId);
     this.#cancelPending(track);
@@ -146,7 +150,17 @@ export class IdleEnforcer {
     this.#cancelPending(track);
     track.reminded = false;
     const scope = this.#o.scopeFor(sessionId);
-    if (scope) await this.#o.runtime.turnStarted(scope, { real: true });
+    if (!scope) return;
+    // The list as the user sees it when speaking: the next nudge needs it to move.
+    if (this.#o.fetchTodos) {
+      try {
+        const todos = await this.#o.fetchTodos(sessionId);
+        if (todos) await this.#o.runtime.setTodos(scope, todos);
+      } catch (error) {
+        this.#o.onError?.(sessionId, error);
+      }
+    }
+    await this.#o.runtime.turnStarted(scope, { real: true });
   }
 
   /** An assistant message: remembers agent and model, resets the once-per-cycle guard, records the outcome. */
@@ -269,7 +283,8 @@ export class IdleEnforcer {
       if (countdownMs > 0 && !signals.recovering) {
         const preview = await this.#o.runtime.explain(scope, signals);
         if (stale()) return;
-        if (preview.decision.action === "inject") {
+        // A retry after a provider error waits out its own backoff instead.
+        if (preview.decision.action === "inject" && preview.decision.retry !== true) {
           await this.#o.onCountdown?.(sessionId, countdownMs);
           // A cancel that landed while the notice was shown must not wait out the countdown.
           if (stale()) return;
@@ -283,6 +298,11 @@ export class IdleEnforcer {
         trigger: "idle",
         deliver: async (nudge) => {
           if (stale()) throw new CancelledDelivery();
+          // A retry after a provider error waits out its backoff; user activity cancels it.
+          const delay = nudge.delayMs ?? 0;
+          if (delay > 0 && (!(await this.#countdown(track, delay)) || stale())) {
+            throw new CancelledDelivery();
+          }
           await this.#o.deliver(sessionId, nudge, { agent: track.agent, model: track.model });
         },
       });

@@ -73,6 +73,62 @@ describe("ContinuationRuntime", () => {
     expect(await idle()).toEqual({ action: "skip", reason: "user-abort-blocked" });
     expect(delivered).toHaveLength(0);
     await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "pending"));
+    await runtime.turnEnded(scope, { stopReason: "stop" });
+    expect((await idle()).action).toBe("inject");
+  });
+
+  it("after a real user turn, nudges only once the agent works its list again", async () => {
+    const { runtime, idle, delivered } = setup();
+    await runtime.setTodos(scope, todos("pending", "pending", "pending"));
+    // "Stop. Inspect the broken context first.": the agent answers without touching its list.
+    await runtime.turnStarted(scope, { real: true });
+    await runtime.turnEnded(scope, { stopReason: "stop" });
+    expect(await idle()).toEqual({ action: "skip", reason: "list-unchanged-since-user" });
+    // "Continue": the agent closes an item, and is nudged as before.
+    await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "pending", "pending"));
+    await runtime.turnEnded(scope, { stopReason: "stop" });
+    expect((await idle()).action).toBe("inject");
+    expect(delivered).toHaveLength(1);
+  });
+
+  it("retries once after a transient provider error, after the backoff, then parks", async () => {
+    const { runtime, idle, delivered } = setup();
+    await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "pending"));
+    await runtime.turnEnded(scope, { stopReason: "transient_error" });
+    const retry = await idle();
+    expect(retry.action).toBe("inject");
+    expect(delivered[0]?.delayMs).toBe(runtime.limits.errorBackoffMs);
+    expect(delivered[0]?.text).not.toContain("item 2");
+    await runtime.turnEnded(scope, { stopReason: "transient_error", injected: true });
+    expect(await idle()).toEqual({ action: "skip", reason: "retries-exhausted" });
+    // Parked: even a clean turn that is not the user's does not bring nudges back.
+    await runtime.turnEnded(scope, { stopReason: "stop", injected: true });
+    expect(await idle()).toEqual({ action: "skip", reason: "retries-exhausted" });
+    await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "completed", "pending"));
+    await runtime.turnEnded(scope, { stopReason: "stop" });
+    expect((await idle()).action).toBe("inject");
+  });
+
+  it("a non-retryable provider error parks the scope until the user speaks", async () => {
+    const { runtime, idle } = setup();
+    await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "pending"));
+    await runtime.turnEnded(scope, { stopReason: "error" });
+    expect(await idle()).toEqual({ action: "skip", reason: "provider-error" });
+    await runtime.turnEnded(scope, { stopReason: "stop", injected: false });
+    expect(await idle()).toEqual({ action: "skip", reason: "provider-error" });
+  });
+
+  it("a real user turn disarms the restart kick (a resumed session with a new prompt)", async () => {
+    const { runtime, idle } = setup();
+    await runtime.setTodos(scope, todos("pending", "pending"));
+    await runtime.armRestartKick(scope);
+    await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "pending"));
     await runtime.turnEnded(scope, { stopReason: "stop" });
     expect((await idle()).action).toBe("inject");
   });
@@ -104,6 +160,7 @@ describe("ContinuationRuntime", () => {
     await runtime.stop(scope);
     expect(await idle()).toEqual({ action: "skip", reason: "continuation-stopped" });
     await runtime.turnStarted(scope, { real: true });
+    await runtime.setTodos(scope, todos("completed", "pending"));
     await runtime.turnEnded(scope, { stopReason: "stop" });
     expect(await idle()).toEqual({ action: "skip", reason: "continuation-stopped" });
     await runtime.resume(scope);

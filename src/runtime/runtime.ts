@@ -71,6 +71,11 @@ export interface Nudge {
   episodeId: string;
   /** The nudge's number within its episode (1 = first). */
   autoTurn: number;
+  /**
+   * Set on a retry after a transient provider error: the host waits this
+   * long before delivering (cancelled by any user activity meanwhile).
+   */
+  delayMs?: number;
 }
 
 export type IdleResult =
@@ -92,6 +97,14 @@ export interface RunIdleOptions {
   /** What caused this decision, for the log ("idle", "stop-hook", "wake", ...). */
   trigger?: string;
 }
+
+/**
+ * The text of a retry after a transient provider error. It names no todo
+ * item: the interrupted turn may have been the user's own request, which the
+ * agent should finish, not trade for the list.
+ */
+export const RETRY_TEXT =
+  "Your last turn was cut short by a temporary provider error (network, rate limit or overload). Carry on from where you stopped.";
 
 let turnCounter = 0;
 
@@ -140,7 +153,11 @@ export class ContinuationRuntime {
   async turnStarted(scope: Scope, turn: { real: boolean; turnId?: string }): Promise<void> {
     if (!turn.real) return;
     const now = this.#now();
-    await this.#updateState(scope, (state) => onRealUserTurn(state, now));
+    await this.store.transact(scope, (snap) => ({
+      // The list as the user left it: the next episode's first nudge needs it to have moved.
+      state: onRealUserTurn(snap.state, now, summarize(snap.todos).fingerprint),
+      result: undefined,
+    }));
   }
 
   /** Records how the last assistant turn ended; an abort blocks nudges unless a restart caused it. */
@@ -225,10 +242,26 @@ export class ContinuationRuntime {
     };
   }
 
+  #retry(episode: Episode): Nudge {
+    return {
+      text: RETRY_TEXT,
+      chars: RETRY_TEXT.length,
+      tokens: estimateTokens(RETRY_TEXT),
+      episodeId: episode.id,
+      autoTurn: episode.autoTurns,
+      delayMs: this.limits.errorBackoffMs,
+    };
+  }
+
   #decide(snap: ScopeSnapshot, signals: HostSignals, now: number) {
     const summary = summarize(snap.todos);
     const decision = decide({ state: snap.state, summary, signals, limits: this.limits, now });
-    const nudge = decision.action === "inject" ? this.#render(snap.todos, decision.episode) : null;
+    const nudge =
+      decision.action !== "inject"
+        ? null
+        : decision.retry === true
+          ? this.#retry(decision.episode)
+          : this.#render(snap.todos, decision.episode);
     return { summary, decision, nudge };
   }
 

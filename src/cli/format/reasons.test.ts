@@ -14,6 +14,8 @@ const limits: Limits = {
   cooldownBaseMs: 5_000,
   cooldownMaxMs: 60_000,
   maxDeliveryFailures: 3,
+  maxErrorRetries: 1,
+  errorBackoffMs: 5_000,
 };
 
 const summary: TodoSummary = {

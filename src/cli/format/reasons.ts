@@ -31,6 +31,9 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   "background-work": "background work running",
   "awaiting-user": "waiting for the user's answer",
   "turn-not-safe": "last turn did not end cleanly",
+  "provider-error": "parked after a provider error",
+  "retries-exhausted": "provider error came back after a retry",
+  "list-unchanged-since-user": "list untouched since the user spoke",
   "max-auto-turns": "nudge budget used up",
   "max-tokens": "token budget used up",
   "max-wall-clock": "time budget used up",
@@ -77,6 +80,12 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
       }
       return "The last turn was already answered by a nudge; the next nudge waits until another turn ends.";
     }
+    case "provider-error":
+      return "The last turn ended in a provider error that retrying will not fix (authentication, an invalid request, a context overflow, or an error nobody could classify); continuation is parked until the user speaks.";
+    case "retries-exhausted":
+      return `A temporary provider error (network, rate limit, overloaded) came back after ${plural(episode?.errorRetries ?? 0, "retry", "retries")} in a row (limit ${formatCount(limits.maxErrorRetries)}); continuation is parked until the user speaks.`;
+    case "list-unchanged-since-user":
+      return "The user spoke and the todo list has not changed since: the agent may be doing what the user asked instead. Nudging resumes once the agent works its list again (closes, starts, adds or edits an item).";
     case "max-auto-turns":
       return `This episode already sent ${formatCount(episode?.autoTurns ?? 0)} of ${limitCount(limits.maxAutoTurns)} nudges; the next real user message starts a new episode.`;
     case "max-tokens":

@@ -31,7 +31,7 @@ describe("inCooldown", () => {
 describe("cooldown in decisions", () => {
   function failedOnce(limits: Limits) {
     const sim = new Sim(limits, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     expect(sim.idle({}, "fail").action).toBe("inject");
     return sim;
   }
@@ -61,7 +61,7 @@ describe("cooldown in decisions", () => {
     expect(sim.tick(20_000).idle()).toMatchObject({ reason: "cooldown" });
     sim.turnEnd().completeNext();
     expect(sim.tick(20_000).idle()).toMatchObject({ reason: "cooldown" });
-    expect(sim.userTurn().turnEnd().idle().action).toBe("inject");
+    expect(sim.userAsks().turnEnd().idle().action).toBe("inject");
   });
 
   it("ends the episode on failures before the wall clock does", () => {

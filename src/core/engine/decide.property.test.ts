@@ -26,6 +26,8 @@ const limitsArb: fc.Arbitrary<Limits> = fc
     cooldownBaseMs: fc.integer({ min: 0, max: 2_000 }),
     cooldownExtraMs: fc.integer({ min: 0, max: 8_000 }),
     maxDeliveryFailures: fc.integer({ min: 1, max: 4 }),
+    maxErrorRetries: fc.integer({ min: 0, max: 2 }),
+    errorBackoffMs: fc.constantFrom(0, 5_000),
   })
   .map(({ cooldownExtraMs, ...l }) => ({
     ...l,
@@ -37,6 +39,7 @@ const STOP_REASONS: StopReason[] = [
   "tool_use",
   "length",
   "error",
+  "transient_error",
   "aborted",
   "context_overflow",
   "unknown",
@@ -150,14 +153,38 @@ interface Watch {
   maxPerEpisode: number;
   injectedAfterAbort: number;
   answeredTwice: number;
+  /** Fingerprint of the list at the last real user turn (null before the first). */
+  userFingerprint: string | null;
+  /** Nudges (not retries) while the list was as the user left it. */
+  nudgedUntouched: number;
+  /** Retries since the last clean turn ending, and the most seen. */
+  retriesInARow: number;
+  maxRetriesInARow: number;
+  /** A provider error parked the scope and the user has not spoken since. */
+  parked: boolean;
+  injectedWhileParked: number;
 }
 
 const ADD = { kind: "edit", op: "add", index: 0, status: "pending" } as const;
 
 function step(sim: Sim, watch: Watch, e: Extract<Event, { kind: "idle" }>): void {
   const answering = sim.state.lastOutcome?.turnId ?? "";
+  const fingerprint = sim.summary().fingerprint;
   const decision = sim.idle(e.signals, e.deliver);
+  if (
+    decision.action === "skip" &&
+    ["provider-error", "retries-exhausted"].includes(decision.reason)
+  ) {
+    watch.parked = true;
+  }
   if (decision.action === "inject") {
+    if (watch.parked) watch.injectedWhileParked++;
+    if (decision.retry === true) {
+      watch.retriesInARow++;
+      watch.maxRetriesInARow = Math.max(watch.maxRetriesInARow, watch.retriesInARow);
+    } else if (fingerprint === watch.userFingerprint) {
+      watch.nudgedUntouched++;
+    }
     if (watch.abortPending) watch.injectedAfterAbort++;
     if (watch.delivered.has(answering)) watch.answeredTwice++;
     if (e.deliver === "ok") watch.delivered.add(answering);
@@ -173,12 +200,20 @@ function run(sim: Sim, events: Event[]): Watch {
     maxPerEpisode: 0,
     injectedAfterAbort: 0,
     answeredTwice: 0,
+    userFingerprint: null,
+    nudgedUntouched: 0,
+    retriesInARow: 0,
+    maxRetriesInARow: 0,
+    parked: false,
+    injectedWhileParked: 0,
   };
   for (const e of events) {
     switch (e.kind) {
       case "user":
         sim.userTurn();
         watch.abortPending = false;
+        watch.parked = false;
+        watch.userFingerprint = sim.summary().fingerprint;
         break;
       case "injected":
         sim.injectedTurn();
@@ -192,6 +227,7 @@ function run(sim: Sim, events: Event[]): Watch {
           },
         );
         if (e.stopReason === "aborted" && !e.restartCaused) watch.abortPending = true;
+        if (["stop", "tool_use", "length"].includes(e.stopReason)) watch.retriesInARow = 0;
         break;
       case "edit":
         sim.list = edit(sim.list, e);
@@ -211,6 +247,7 @@ function run(sim: Sim, events: Event[]): Watch {
         break;
       case "work":
         sim.tick(e.ms).turnEnd("stop", { output: 50, input: 10 }, { injected: true });
+        watch.retriesInARow = 0;
         sim.completeNext();
         if (sim.summary().actionable === 0) sim.list = edit(sim.list, ADD);
         step(sim, watch, { kind: "idle", signals: {}, deliver: "ok" });
@@ -237,6 +274,27 @@ describe("decide: properties over random event sequences", () => {
       fc.property(limitsArb, startStatuses, eventsArb, (limits, statuses, events) => {
         const watch = run(new Sim(limits, listOf(...statuses)), events);
         expect(watch.injectedAfterAbort).toBe(0);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("after a real user turn, nudges only once the list moved (retries aside)", () => {
+    fc.assert(
+      fc.property(limitsArb, startStatuses, eventsArb, (limits, statuses, events) => {
+        const watch = run(new Sim(limits, listOf(...statuses)), events);
+        expect(watch.nudgedUntouched).toBe(0);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("retries at most maxErrorRetries in a row, and nothing once parked until the user speaks", () => {
+    fc.assert(
+      fc.property(limitsArb, startStatuses, eventsArb, (limits, statuses, events) => {
+        const watch = run(new Sim(limits, listOf(...statuses)), events);
+        expect(watch.maxRetriesInARow).toBeLessThanOrEqual(limits.maxErrorRetries);
+        expect(watch.injectedWhileParked).toBe(0);
       }),
       { numRuns: RUNS },
     );
@@ -394,6 +452,7 @@ const validStateArb = fc.record({
       lastInjectionAt: maybe(timeArb),
       lastFailureAt: maybe(timeArb),
       answeredTurnId: maybe(turnIdArb),
+      errorRetries: fc.nat(3),
     }),
   ),
   lastOutcome: maybe(
@@ -411,6 +470,8 @@ const validStateArb = fc.record({
   stopped: fc.boolean(),
   reminders: fc.constant([]),
   lastUserTurnAt: maybe(timeArb),
+  userTurnFingerprint: maybe(fc.constantFrom("x", summarize(GREEDY_LISTS[0]!).fingerprint)),
+  parked: maybe(fc.constantFrom("provider-error" as const, "retries-exhausted" as const)),
 });
 
 /** States a run can leave behind: a productive start, then anything. */

@@ -73,6 +73,12 @@ const MAKE: [SkipReason, (d: Draft) => void][] = [
     },
   ],
   [
+    "provider-error",
+    (d) => {
+      d.state.parked = "provider-error";
+    },
+  ],
+  [
     "agent-excluded",
     (d) => {
       d.signals.agentExcluded = true;
@@ -100,6 +106,12 @@ const MAKE: [SkipReason, (d: Draft) => void][] = [
     "turn-not-safe",
     (d) => {
       d.state.lastOutcome = outcome("t2", { stopReason: "unknown" });
+    },
+  ],
+  [
+    "list-unchanged-since-user",
+    (d) => {
+      d.state.userTurnFingerprint = d.input.summary.fingerprint;
     },
   ],
   [
@@ -211,20 +223,21 @@ describe("decide: the restart kick", () => {
 });
 
 describe("decide: turn safety", () => {
-  it.each<[StopReason, "inject" | "skip"]>([
+  it.each<[StopReason, "inject" | SkipReason]>([
     ["stop", "inject"],
     ["tool_use", "inject"],
     ["length", "inject"],
-    ["error", "skip"],
-    ["aborted", "skip"],
-    ["context_overflow", "skip"],
-    ["unknown", "skip"],
-  ])("after a %s turn: %s", (stopReason, action) => {
+    ["transient_error", "inject"],
+    ["error", "provider-error"],
+    ["aborted", "turn-not-safe"],
+    ["context_overflow", "provider-error"],
+    ["unknown", "turn-not-safe"],
+  ])("after a %s turn: %s", (stopReason, expected) => {
     const decision = decide(
       injectable({ state: stateWith({ lastOutcome: outcome("t1", { stopReason }) }) }),
     );
-    expect(decision.action).toBe(action);
-    if (decision.action === "skip") expect(decision.reason).toBe("turn-not-safe");
+    if (expected === "inject") expect(decision.action).toBe("inject");
+    else expect(decision).toMatchObject({ action: "skip", reason: expected });
   });
 
   it("skips when no outcome is recorded", () => {
@@ -277,6 +290,7 @@ describe("decide: injecting", () => {
       lastInjectionAt: NOW,
       lastFailureAt: null,
       answeredTurnId: "t1",
+      errorRetries: 0,
     });
     expect(decision.state.episode).toBe(decision.episode);
   });
@@ -380,5 +394,98 @@ describe("decide: failing closed", () => {
   it("a zero turn budget never injects", () => {
     const limits = { ...LIMITS, maxAutoTurns: 0 };
     expect(decide(injectable({ limits }))).toMatchObject({ reason: "max-auto-turns" });
+  });
+});
+
+describe("decide: after a real user turn", () => {
+  const unchanged = summaryOf("pending", "pending");
+
+  it("skips while the list is as it was when the user spoke", () => {
+    const state = stateWith({
+      lastOutcome: outcome("t1"),
+      userTurnFingerprint: unchanged.fingerprint,
+    });
+    expect(decide(injectable({ state, summary: unchanged }))).toMatchObject({
+      action: "skip",
+      reason: "list-unchanged-since-user",
+    });
+  });
+
+  it("nudges once the agent worked its list", () => {
+    const state = stateWith({
+      lastOutcome: outcome("t1"),
+      userTurnFingerprint: unchanged.fingerprint,
+    });
+    const worked = summaryOf("completed", "pending");
+    expect(decide(injectable({ state, summary: worked })).action).toBe("inject");
+  });
+
+  it("does not gate a scope where no user turn was recorded", () => {
+    const state = stateWith({ lastOutcome: outcome("t1"), userTurnFingerprint: null });
+    expect(decide(injectable({ state, summary: unchanged })).action).toBe("inject");
+  });
+});
+
+describe("decide: transient provider errors", () => {
+  const failed = (retries: number, overrides: Partial<DecisionInput> = {}) =>
+    injectable({
+      state: stateWith({
+        episode: episode({ errorRetries: retries, lastFingerprint: "x" }),
+        lastOutcome: outcome("t2", { stopReason: "transient_error", injected: true }),
+      }),
+      ...overrides,
+    });
+
+  it("retries: marked as a retry, counted as a nudge and as a retry", () => {
+    const decision = decide(failed(0));
+    if (decision.action !== "inject") throw new Error("expected inject");
+    expect(decision.retry).toBe(true);
+    expect(decision.episode.autoTurns).toBe(2);
+    expect(decision.episode.errorRetries).toBe(1);
+  });
+
+  it("a retry passes the list gate and is not judged for stagnation", () => {
+    const summary = summaryOf("pending", "pending");
+    const input = failed(0, { summary });
+    input.state = {
+      ...input.state,
+      userTurnFingerprint: summary.fingerprint,
+      episode: episode({ lastFingerprint: summary.fingerprint, stagnation: 1 }),
+    };
+    const decision = decide({ ...input, limits: { ...LIMITS, stagnationLimit: 1 } });
+    expect(decision).toMatchObject({ action: "inject", retry: true });
+    expect(decision.state.episode?.stagnation).toBe(1);
+  });
+
+  it("is charged to the budgets like any nudge", () => {
+    const input = failed(0);
+    input.state = { ...input.state, episode: episode({ autoTurns: LIMITS.maxAutoTurns }) };
+    expect(decide(input)).toMatchObject({ action: "skip", reason: "max-auto-turns" });
+  });
+
+  it("parks after maxErrorRetries in a row, and stays parked", () => {
+    const decision = decide(failed(1));
+    expect(decision).toMatchObject({ action: "skip", reason: "retries-exhausted" });
+    expect(decision.state.parked).toBe("retries-exhausted");
+    const later = decide({
+      ...injectable(),
+      state: { ...decision.state, lastOutcome: outcome("t3", { injected: true }) },
+    });
+    expect(later).toMatchObject({ action: "skip", reason: "retries-exhausted" });
+  });
+
+  it("never retries with maxErrorRetries 0", () => {
+    const decision = decide(failed(0, { limits: { ...LIMITS, maxErrorRetries: 0 } }));
+    expect(decision).toMatchObject({ action: "skip", reason: "retries-exhausted" });
+  });
+
+  it("a non-retryable error parks the scope", () => {
+    for (const stopReason of ["error", "context_overflow"] as const) {
+      const decision = decide(
+        injectable({ state: stateWith({ lastOutcome: outcome("t1", { stopReason }) }) }),
+      );
+      expect(decision).toMatchObject({ action: "skip", reason: "provider-error" });
+      expect(decision.state.parked).toBe("provider-error");
+    }
   });
 });

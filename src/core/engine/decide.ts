@@ -4,6 +4,8 @@ import type {
   DecisionInput,
   Episode,
   HostSignals,
+  Limits,
+  ParkReason,
   SkipReason,
   StopReason,
   TodoSummary,
@@ -68,6 +70,7 @@ function openEpisode(now: number, outcome: TurnOutcome): Episode {
     lastInjectionAt: null,
     lastFailureAt: null,
     answeredTurnId: null,
+    errorRetries: 0,
   };
 }
 
@@ -78,7 +81,9 @@ function afterNudge(
   stagnation: number,
   outcome: TurnOutcome,
   now: number,
+  retry: boolean,
 ): Episode {
+  const retries = episode.errorRetries ?? 0;
   return {
     ...episode,
     autoTurns: Math.min(Number.MAX_SAFE_INTEGER, episode.autoTurns + 1),
@@ -94,7 +99,43 @@ function afterNudge(
         : Math.max(episode.maxCompleted, summary.completed),
     lastInjectionAt: now,
     answeredTurnId: outcome.turnId,
+    errorRetries: retry ? Math.min(Number.MAX_SAFE_INTEGER, retries + 1) : retries,
   };
+}
+
+/**
+ * What the last turn's ending allows: a nudge (`ok`), a retry after a
+ * transient provider error, or a skip. A provider error that a retry will not
+ * fix, and a transient one that came back after its retries, park the scope
+ * until the user speaks (`park`).
+ */
+function judgeOutcome(
+  outcome: TurnOutcome | null,
+  episode: Episode | null,
+  limits: Limits,
+): { verdict: "ok" | "retry" } | { verdict: "skip"; reason: SkipReason; park: boolean } {
+  if (
+    outcome == null ||
+    (episode?.answeredTurnId != null && outcome.turnId === episode.answeredTurnId)
+  ) {
+    return { verdict: "skip", reason: "turn-not-safe", park: false };
+  }
+  switch (outcome.stopReason) {
+    case "stop":
+    case "tool_use":
+    case "length":
+      return { verdict: "ok" };
+    case "transient_error":
+      // Written so that a NaN limit or counter parks instead of retrying.
+      return (episode?.errorRetries ?? 0) < limits.maxErrorRetries
+        ? { verdict: "retry" }
+        : { verdict: "skip", reason: "retries-exhausted", park: true };
+    case "error":
+    case "context_overflow":
+      return { verdict: "skip", reason: "provider-error", park: true };
+    default:
+      return { verdict: "skip", reason: "turn-not-safe", park: false };
+  }
 }
 
 /**
@@ -103,8 +144,11 @@ function afterNudge(
  *
  *  1. `no-incomplete-todos`, `only-blocked-todos`
  *  2. `restart-kick-suppressed`
- *  3. `user-abort-blocked`  4. `continuation-stopped`  5. `agent-excluded`
- *  6. `recovering`, `background-work`  7. `awaiting-user`  8. `turn-not-safe`
+ *  3. `user-abort-blocked`  4. `continuation-stopped`
+ *  5. `provider-error`, `retries-exhausted` (the scope is parked)
+ *  6. `agent-excluded`, `recovering`, `background-work`, `awaiting-user`
+ *  7. `turn-not-safe`, `provider-error`, `retries-exhausted` (the last turn's ending)
+ *  8. `list-unchanged-since-user`
  *  9. `max-auto-turns`, `max-tokens`, `max-wall-clock`, `too-many-incomplete`
  * 10. `stagnation`  11. `cooldown`
  *
@@ -114,9 +158,16 @@ function afterNudge(
  * - the restart kick is consumed by the first decision that gets past step 1
  *   while it is armed, and that decision skips with it as the reason. A
  *   decision stopped at step 1 leaves it armed: no nudge was due, so the
- *   kick has not yet stood in for one.
+ *   kick has not yet stood in for one;
+ * - a provider error that must not be retried parks the scope (step 7), and
+ *   later decisions skip at step 5 until a real user turn.
  * Nothing else is written on a skip, so deciding twice on the same inputs
  * gives the same answer.
+ *
+ * After a transient provider error (network, rate limit, overloaded) the
+ * nudge is a retry: it skips steps 8 and 10 (the agent did not get to work,
+ * so neither the list nor its progress says anything), is charged to every
+ * budget like any nudge, and is limited to `maxErrorRetries` in a row.
  *
  * Every ambiguity skips: counts that are not positive numbers read as nothing
  * to do, comparisons against limits are written so NaN skips, and a host
@@ -140,25 +191,45 @@ export function decide(input: DecisionInput): Decision {
   }
   if (state.userAbortBlocked) return skip("user-abort-blocked");
   if (state.stopped) return skip("continuation-stopped");
+  if (state.parked != null) return skip(state.parked);
   for (const [signal, reason] of SIGNAL_CHECKS) {
     const value: unknown = signals?.[signal];
     if (value !== undefined && value !== null && value !== false) return skip(reason);
   }
   const episode = state.episode ?? null;
   const outcome = state.lastOutcome;
-  if (outcome == null || !isSafeOutcome(outcome, episode)) return skip("turn-not-safe");
+  const ending = judgeOutcome(outcome, episode, limits);
+  if (ending.verdict === "skip") {
+    if (ending.park) state = { ...state, parked: ending.reason as ParkReason };
+    return skip(ending.reason);
+  }
+  const retry = ending.verdict === "retry";
+  const atUserTurn = state.userTurnFingerprint;
+  if (!retry && atUserTurn != null && summary.fingerprint === atUserTurn) {
+    return skip("list-unchanged-since-user");
+  }
   const budget = budgetSkip(episode, summary, limits, now);
   if (budget !== null) return skip(budget);
-  const verdict = judgeStagnation(episode, summary, limits);
+  const verdict = retry
+    ? { count: episode?.stagnation ?? 0, stagnant: false }
+    : judgeStagnation(episode, summary, limits);
   if (verdict.stagnant) return skip("stagnation");
   if (inCooldown(episode, limits, now)) return skip("cooldown");
 
+  const answered = outcome as TurnOutcome;
   const next = afterNudge(
-    episode ?? openEpisode(now, outcome),
+    episode ?? openEpisode(now, answered),
     summary,
     verdict.count,
-    outcome,
+    answered,
     now,
+    retry,
   );
-  return { action: "inject", state: { ...state, episode: next }, episode: next };
+  const decision: Decision = {
+    action: "inject",
+    state: { ...state, episode: next },
+    episode: next,
+  };
+  if (retry) decision.retry = true;
+  return decision;
 }

@@ -54,6 +54,8 @@ const CHECKS: Record<keyof Limits, Check> = {
   cooldownBaseMs: count(0),
   cooldownMaxMs: count(0),
   maxDeliveryFailures: count(1),
+  maxErrorRetries: count(0),
+  errorBackoffMs: count(0),
 };
 
 export const LIMIT_KEYS = Object.keys(CHECKS) as (keyof Limits)[];

@@ -43,11 +43,29 @@ describe("presets", () => {
     });
     expect(PRESETS.omo.limits).toMatchObject({
       cooldownBaseMs: 5_000,
-      stagnationLimit: 3,
+      // oh-my-openagent's directive-response rule: one answer that leaves the list alone ends it.
+      stagnationLimit: 1,
+      stagnationMode: "fingerprint",
       maxDeliveryFailures: 5,
     });
     expect(PRESETS.pi.limits.maxAutoTurns).toBe(3);
     expect(PRESETS.pi.dialect).toBe("pi");
+  });
+
+  it("omo stops after the first answer that does not touch the list", () => {
+    const sim = new Sim(PRESETS.omo.limits, listOf("pending", "pending", "pending"));
+    sim.userAsks().turnEnd("stop");
+    expect(sim.idle().action).toBe("inject");
+    sim.tick(MINUTE).turnEnd("stop", {}, { injected: true });
+    expect(sim.idle()).toMatchObject({ action: "skip", reason: "stagnation" });
+    expect(sim.injections).toBe(1);
+  });
+
+  it("every preset retries a transient provider error once, after a backoff", () => {
+    for (const preset of Object.values(PRESETS)) {
+      expect(preset.limits.maxErrorRetries).toBe(1);
+      expect(preset.limits.errorBackoffMs).toBeGreaterThan(0);
+    }
   });
 
   it("the default debounces 200 ms, has no countdown and nudges with the list inline", () => {
@@ -104,7 +122,7 @@ describe("the default preset in action", () => {
   it("lets an agent that closes one item per turn finish a 25-item list", () => {
     const sim = new Sim(limits, listOf(...pending(25)));
     sim
-      .userTurn()
+      .userAsks()
       .tick(2 * MINUTE)
       .turnEnd("stop", TURN_USAGE);
     while (sim.idle().action === "inject") {
@@ -119,7 +137,7 @@ describe("the default preset in action", () => {
 
   it("ends an unproductive episode after one wasted nudge", () => {
     const sim = new Sim(limits, listOf(...pending(25)));
-    sim.userTurn().turnEnd("stop", TURN_USAGE);
+    sim.userAsks().turnEnd("stop", TURN_USAGE);
     for (let i = 0; i < 10; i++) {
       sim.idle();
       sim.tick(MINUTE).turnEnd("stop", TURN_USAGE);
@@ -130,7 +148,7 @@ describe("the default preset in action", () => {
 
   it("holds its turn ceiling against an agent that games progress forever", () => {
     const sim = new Sim(limits, listOf("pending"));
-    sim.userTurn().turnEnd("stop", { output: 10 });
+    sim.userAsks().turnEnd("stop", { output: 10 });
     for (let i = 0; i < 500; i++) {
       sim.idle();
       // Adds two items and completes one: "progress" by the completed count.
@@ -151,7 +169,7 @@ describe("the default preset in action", () => {
 
   it("holds its spend ceiling against an agent that burns tokens", () => {
     const sim = new Sim(limits, listOf(...pending(200)));
-    sim.userTurn().turnEnd("stop");
+    sim.userAsks().turnEnd("stop");
     while (sim.idle().action === "inject") {
       sim.tick(1_000).turnEnd("stop", { output: 200_000 }).completeNext();
     }
@@ -161,7 +179,7 @@ describe("the default preset in action", () => {
 
   it("holds its wall clock against slow turns", () => {
     const sim = new Sim(limits, listOf(...pending(200)));
-    sim.userTurn().turnEnd("stop");
+    sim.userAsks().turnEnd("stop");
     while (sim.idle().action === "inject")
       sim
         .tick(30 * MINUTE)

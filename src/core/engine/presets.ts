@@ -26,7 +26,12 @@ const DEFAULT_LIMITS: Limits = {
   cooldownBaseMs: 5_000,
   cooldownMaxMs: 60_000,
   maxDeliveryFailures: 3,
+  maxErrorRetries: 1,
+  errorBackoffMs: 5_000,
 };
+
+/** Both peers continue after a transient provider error; one retry in a row, after 5 s. */
+const ONE_RETRY = { maxErrorRetries: 1, errorBackoffMs: 5_000 };
 
 /** No cooldown: the seed systems that lack one retry at the next idle. */
 const NO_COOLDOWN = { cooldownBaseMs: 0, cooldownMaxMs: 0, maxDeliveryFailures: UNLIMITED };
@@ -70,6 +75,7 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = deepFreeze({
       tokenMode: "total",
       maxIncomplete: null,
       ...NO_COOLDOWN,
+      ...ONE_RETRY,
     },
     nudgeStyle: "system-block",
     dialect: "typeclaw",
@@ -90,6 +96,7 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = deepFreeze({
       tokenMode: "spend",
       maxIncomplete: null,
       ...NO_COOLDOWN,
+      ...ONE_RETRY,
     },
     nudgeStyle: "inline-list",
     dialect: "parley",
@@ -100,18 +107,20 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = deepFreeze({
   omo: {
     name: "omo",
     description:
-      "oh-my-opencode (seeds 001, 003): 200 ms debounce, 2 s countdown, 5 s cooldown doubling per failed delivery, 5 failures, 3 unchanged fingerprints.",
+      "oh-my-openagent (seeds 001, 003): 200 ms debounce, 2 s countdown, 5 s cooldown doubling per failed delivery, 5 failures; stops after the first answer that leaves the list unchanged.",
     limits: {
       maxAutoTurns: UNLIMITED,
       maxTokens: UNLIMITED,
       maxWallClockMs: UNLIMITED,
-      stagnationLimit: 3,
+      // The directive-response rule: an answer that leaves the list as it was ends the episode.
+      stagnationLimit: 1,
       stagnationMode: "fingerprint",
       tokenMode: "spend",
       maxIncomplete: null,
       cooldownBaseMs: 5_000,
       cooldownMaxMs: 160_000,
       maxDeliveryFailures: 5,
+      ...ONE_RETRY,
     },
     nudgeStyle: "status-directive",
     dialect: "typeclaw",
@@ -132,6 +141,7 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = deepFreeze({
       tokenMode: "spend",
       maxIncomplete: null,
       ...NO_COOLDOWN,
+      ...ONE_RETRY,
     },
     nudgeStyle: "system-block",
     dialect: "pi",

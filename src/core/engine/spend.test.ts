@@ -83,7 +83,7 @@ describe("folding spend into the episode", () => {
 
   it("folds when the outcome is recorded with a token mode, and decide does not count it again", () => {
     const sim = new Sim(LIMITS, listOf("pending", "pending", "pending"));
-    sim.userTurn().turnEnd("stop", { output: 5_000 });
+    sim.userAsks().turnEnd("stop", { output: 5_000 });
     expect(sim.idle().action).toBe("inject");
     sim.turnEnd("tool_use", { output: 1_000 }).turnEnd("stop", { output: 2_000 });
     expect(sim.state.episode?.tokens).toBe(3_000);
@@ -94,7 +94,7 @@ describe("folding spend into the episode", () => {
 
   it("a long cached context does not trip the budget on the first nudged turn (spend mode)", () => {
     const sim = new Sim({ ...LIMITS, maxTokens: 25_000 }, listOf("pending", "pending", "pending"));
-    sim.userTurn().turnEnd("stop", CACHED_TURN);
+    sim.userAsks().turnEnd("stop", CACHED_TURN);
     expect(sim.idle().action).toBe("inject");
     sim.turnEnd("stop", CACHED_TURN).completeNext();
     expect(sim.idle().action).toBe("inject");
@@ -104,7 +104,7 @@ describe("folding spend into the episode", () => {
   it("the same context trips a total-mode budget at once (seed 000's behaviour)", () => {
     const limits = { ...LIMITS, maxTokens: 25_000, tokenMode: "total" as const };
     const sim = new Sim(limits, listOf("pending", "pending", "pending"));
-    sim.userTurn().turnEnd("stop", CACHED_TURN);
+    sim.userAsks().turnEnd("stop", CACHED_TURN);
     expect(sim.idle().action).toBe("inject");
     sim.turnEnd("stop", CACHED_TURN).completeNext();
     expect(sim.idle()).toMatchObject({ action: "skip", reason: "max-tokens" });

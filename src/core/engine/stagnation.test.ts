@@ -26,7 +26,7 @@ function reword(sim: Sim, index: number, content: string): void {
 describe("stagnation, fingerprint mode (seed 000)", () => {
   it("counts up while the incomplete set is unchanged and skips at the limit", () => {
     const sim = new Sim(FINGERPRINT, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     expect(sim.idle().action).toBe("inject");
     sim.turnEnd();
     expect(sim.idle().action).toBe("inject");
@@ -37,7 +37,7 @@ describe("stagnation, fingerprint mode (seed 000)", () => {
 
   it("resets the count when the incomplete set changes", () => {
     const sim = new Sim(FINGERPRINT, listOf("pending", "pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     sim.idle();
     sim.turnEnd();
     sim.idle();
@@ -49,7 +49,7 @@ describe("stagnation, fingerprint mode (seed 000)", () => {
 
   it("takes a reword as progress (the seed's heuristic)", () => {
     const sim = new Sim({ ...FINGERPRINT, stagnationLimit: 1 }, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     sim.idle();
     reword(sim, 0, "item 1, reworded");
     sim.turnEnd();
@@ -58,7 +58,7 @@ describe("stagnation, fingerprint mode (seed 000)", () => {
 
   it("a reorder or whitespace edit is no progress", () => {
     const sim = new Sim({ ...FINGERPRINT, stagnationLimit: 1 }, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     sim.idle();
     sim.list = { ...sim.list, todos: [...sim.list.todos].reverse() };
     reword(sim, 0, `  ${sim.list.todos[0]?.content}  `);
@@ -70,7 +70,7 @@ describe("stagnation, fingerprint mode (seed 000)", () => {
 describe("stagnation, strict mode", () => {
   it("ends an unproductive episode after one wasted nudge", () => {
     const sim = new Sim(STRICT, listOf("pending", "pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     expect(sim.idle().action).toBe("inject");
     sim.turnEnd();
     expect(sim.idle()).toMatchObject({ action: "skip", reason: "stagnation" });
@@ -79,7 +79,7 @@ describe("stagnation, strict mode", () => {
 
   it("lets an agent that completes an item every turn carry on", () => {
     const sim = new Sim({ ...STRICT, maxAutoTurns: 100 }, listOf(...Array(30).fill("pending")));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     while (sim.idle().action === "inject") sim.turnEnd().completeNext();
     expect(sim.lastDecision).toMatchObject({ action: "skip", reason: "no-incomplete-todos" });
     expect(sim.injections).toBe(30);
@@ -87,7 +87,7 @@ describe("stagnation, strict mode", () => {
 
   it("does not count toggling a status back and forth as progress", () => {
     const sim = new Sim({ ...STRICT, stagnationLimit: 2 }, listOf("pending", "pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     sim.idle();
     sim.setStatus(0, "completed").turnEnd();
     expect(sim.idle().action).toBe("inject");
@@ -101,7 +101,7 @@ describe("stagnation, strict mode", () => {
 
   it("does not count rewording or splitting as progress", () => {
     const sim = new Sim(STRICT, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     sim.idle();
     reword(sim, 0, "item 1, said differently");
     sim.list = {
@@ -114,7 +114,7 @@ describe("stagnation, strict mode", () => {
 
   it("counts cancelling an item (fewer incomplete) as progress", () => {
     const sim = new Sim(STRICT, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     sim.idle();
     sim.setStatus(1, "cancelled").turnEnd();
     expect(sim.idle().action).toBe("inject");
@@ -137,7 +137,7 @@ describe("stagnation: when it is judged", () => {
 
   it("not on the retry of a failed delivery", () => {
     const sim = new Sim({ ...STRICT, cooldownBaseMs: 0 }, listOf("pending", "pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     expect(sim.idle({}, "fail").action).toBe("inject");
     expect(sim.idle().action).toBe("inject");
     expect(sim.state.episode?.stagnation).toBe(0);
@@ -145,7 +145,7 @@ describe("stagnation: when it is judged", () => {
 
   it("a limit of 0 disables it, and the count is still kept", () => {
     const sim = new Sim({ ...STRICT, stagnationLimit: 0 }, listOf("pending"));
-    sim.userTurn().turnEnd();
+    sim.userAsks().turnEnd();
     for (let i = 0; i < 4; i++) {
       expect(sim.idle().action).toBe("inject");
       sim.turnEnd();

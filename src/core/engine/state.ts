@@ -1,6 +1,7 @@
 import type {
   ContinuationState,
   Episode,
+  ParkReason,
   Reminder,
   StopReason,
   TokenUsage,
@@ -12,10 +13,13 @@ export const STOP_REASONS: readonly StopReason[] = [
   "tool_use",
   "length",
   "error",
+  "transient_error",
   "aborted",
   "context_overflow",
   "unknown",
 ];
+
+const PARK_REASONS: readonly ParkReason[] = ["provider-error", "retries-exhausted"];
 
 const REMINDER_KINDS: readonly string[] = ["user-edit", "write-failed", "channel", "custom"];
 
@@ -32,6 +36,8 @@ export function emptyState(): ContinuationState {
     stopped: false,
     reminders: [],
     lastUserTurnAt: null,
+    userTurnFingerprint: null,
+    parked: null,
   };
 }
 
@@ -83,6 +89,7 @@ export function parseEpisode(raw: unknown): Episode | null {
   // a present value of the wrong type still drops the episode.
   const answeredTurnId =
     raw.answeredTurnId === undefined ? null : nullable(raw.answeredTurnId, str);
+  const errorRetries = raw.errorRetries === undefined ? 0 : count(raw.errorRetries);
   if (
     id === undefined ||
     id === "" ||
@@ -97,7 +104,8 @@ export function parseEpisode(raw: unknown): Episode | null {
     failures === undefined ||
     lastInjectionAt === undefined ||
     lastFailureAt === undefined ||
-    answeredTurnId === undefined
+    answeredTurnId === undefined ||
+    errorRetries === undefined
   ) {
     return null;
   }
@@ -115,6 +123,7 @@ export function parseEpisode(raw: unknown): Episode | null {
     lastInjectionAt,
     lastFailureAt,
     answeredTurnId,
+    errorRetries,
   };
 }
 
@@ -190,5 +199,12 @@ export function parseContinuationState(raw: unknown): ContinuationState {
   state.stopped = raw.stopped === true;
   state.reminders = parseReminders(raw.reminders);
   state.lastUserTurnAt = time(raw.lastUserTurnAt) ?? null;
+  state.userTurnFingerprint = str(raw.userTurnFingerprint) ?? null;
+  // Fails closed: any present value that is not null parks (an unknown reason reads as a provider error).
+  if (raw.parked !== undefined && raw.parked !== null) {
+    state.parked = PARK_REASONS.includes(raw.parked as ParkReason)
+      ? (raw.parked as ParkReason)
+      : "provider-error";
+  }
   return state;
 }

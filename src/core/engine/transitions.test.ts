@@ -36,10 +36,24 @@ describe("onRealUserTurn", () => {
     expect(next.lastUserTurnAt).toBe(NOW);
   });
 
-  it("keeps the user's stop, the restart kick and queued reminders", () => {
+  it("keeps the user's stop and queued reminders", () => {
     const next = onRealUserTurn(busyState(), NOW);
-    expect(next).toMatchObject({ stopped: true, restartKickArmed: true });
+    expect(next).toMatchObject({ stopped: true });
     expect(next.reminders).toHaveLength(1);
+  });
+
+  it("disarms the restart kick: a person is driving, there is no automatic turn to stand in for", () => {
+    expect(busyState().restartKickArmed).toBe(true);
+    expect(onRealUserTurn(busyState(), NOW).restartKickArmed).toBe(false);
+  });
+
+  it("lifts a park after a provider error and remembers the list's fingerprint", () => {
+    const next = onRealUserTurn({ ...busyState(), parked: "retries-exhausted" }, NOW, "fp-1");
+    expect(next.parked).toBeNull();
+    expect(next.userTurnFingerprint).toBe("fp-1");
+    expect(() => onRealUserTurn(busyState(), NOW, 7 as unknown as string)).toThrow(
+      /listFingerprint must be a string or null/,
+    );
   });
 
   it("rejects a bad time and leaves the state alone", () => {
@@ -57,6 +71,14 @@ describe("onInjectedTurnStart", () => {
 });
 
 describe("onTurnOutcome", () => {
+  it("a clean ending ends a run of provider errors; an error keeps it", () => {
+    const state = stateWith({ episode: episode({ errorRetries: 1 }) });
+    const failed = onTurnOutcome(state, outcome("t2", { stopReason: "transient_error" }), "spend");
+    expect(failed.episode?.errorRetries).toBe(1);
+    const clean = onTurnOutcome(failed, outcome("t3", { stopReason: "tool_use" }), "spend");
+    expect(clean.episode?.errorRetries).toBe(0);
+  });
+
   it("stores the outcome", () => {
     const recorded = outcome("t9", { stopReason: "tool_use" });
     expect(onTurnOutcome(emptyState(), recorded).lastOutcome).toEqual(recorded);

@@ -15,6 +15,8 @@ import { MAX_REMINDERS, STOP_REASONS } from "./state.js";
  * anything changes, so a caller's store keeps what it had.
  */
 
+const CLEAN_ENDINGS: ReadonlySet<StopReason> = new Set(["stop", "tool_use", "length"]);
+
 const REMINDER_KINDS: readonly Reminder["kind"][] = [
   "user-edit",
   "write-failed",
@@ -90,17 +92,34 @@ function checkOutcome(raw: unknown): TurnOutcome {
 
 /**
  * A real user turn: the only event that ends an episode. It also lifts the
- * user-abort block and forgets the previous turn's outcome, so an idle that
- * arrives before this turn reports its own outcome cannot nudge on a stale one.
+ * user-abort block and a park after a provider error, disarms a pending
+ * restart kick (a person is driving now: there is no automatic turn for the
+ * kick to stand in for), forgets the previous turn's outcome (so an idle that
+ * arrives before this turn reports its own outcome cannot nudge on a stale
+ * one), and remembers the list's fingerprint: the first nudge of the next
+ * episode needs the list to have moved since (the user may have redirected
+ * the agent). A compaction or its summary is never a real user turn.
  */
-export function onRealUserTurn(state: ContinuationState, now: number): ContinuationState {
+export function onRealUserTurn(
+  state: ContinuationState,
+  now: number,
+  listFingerprint: string | null = null,
+): ContinuationState {
   checkTime("onRealUserTurn: now", now);
+  if (listFingerprint !== null && typeof listFingerprint !== "string") {
+    throw new Error(
+      `onRealUserTurn: listFingerprint must be a string or null, got ${describe(listFingerprint)}`,
+    );
+  }
   return {
     ...state,
     episode: null,
     lastOutcome: null,
     userAbortBlocked: false,
+    restartKickArmed: false,
+    parked: null,
     lastUserTurnAt: now,
+    userTurnFingerprint: listFingerprint,
   };
 }
 
@@ -130,6 +149,15 @@ export function onTurnOutcome(
   const next: ContinuationState = { ...state, lastOutcome: recorded };
   if (recorded.stopReason === "aborted" && !recorded.restartCaused) next.userAbortBlocked = true;
   if (tokenMode !== undefined) next.episode = foldSpend(state.episode, recorded, tokenMode);
+  // A turn that ended cleanly ends a run of provider errors: later ones get their retry again.
+  const episode = next.episode;
+  if (
+    episode != null &&
+    (episode.errorRetries ?? 0) > 0 &&
+    CLEAN_ENDINGS.has(recorded.stopReason)
+  ) {
+    next.episode = { ...episode, errorRetries: 0 };
+  }
   return next;
 }
 

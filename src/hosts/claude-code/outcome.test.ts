@@ -24,8 +24,11 @@ describe("stopReasonOfStop", () => {
 
   it("reads API errors in the final message as unsafe", () => {
     expect(stopReasonOfStop({ ...facts, lastAssistantMessage: "API Error: 500 boom" })).toBe(
-      "error",
+      "transient_error",
     );
+    expect(
+      stopReasonOfStop({ ...facts, lastAssistantMessage: "API Error: 401 invalid x-api-key" }),
+    ).toBe("error");
     expect(
       stopReasonOfStop({
         ...facts,
@@ -54,7 +57,8 @@ describe("stopReasonOfStop", () => {
 
 describe("stopReasonOfFailure", () => {
   it("is never a safe reason", () => {
-    expect(stopReasonOfFailure("server_error", null, "API Error: 500")).toBe("error");
+    expect(stopReasonOfFailure("server_error", null, "API Error: 500")).toBe("transient_error");
+    expect(stopReasonOfFailure("authentication_failed", null, null)).toBe("error");
     expect(stopReasonOfFailure("invalid_request", "prompt is too long", null)).toBe(
       "context_overflow",
     );

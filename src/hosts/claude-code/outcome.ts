@@ -35,19 +35,18 @@ export function stopReasonOfStop(facts: StopFacts): StopReason {
   return reason === "tool_use" ? "unknown" : reason;
 }
 
-/** The stop reason of a turn that ended in StopFailure (an API error): never a safe one. */
+/**
+ * The stop reason of a turn that ended in StopFailure (an API error, after
+ * Claude Code's own retries): never a clean one. Claude Code starts no turn
+ * after it and ignores the hook's output, so nothing can continue from here.
+ */
 export function stopReasonOfFailure(
   error: string | null,
   details: string | null,
   message: string | null,
 ): StopReason {
   const text = [error, details, message].filter((t) => t !== null).join(" ");
-  const reason = classifyHostError(text);
-  return reason === "aborted"
-    ? "aborted"
-    : reason === "context_overflow"
-      ? "context_overflow"
-      : "error";
+  return classifyHostError(text);
 }
 
 const TERMINAL_TASK_STATUSES = new Set([

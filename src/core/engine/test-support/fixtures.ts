@@ -26,6 +26,8 @@ export const LIMITS: Limits = {
   cooldownBaseMs: 1_000,
   cooldownMaxMs: 8_000,
   maxDeliveryFailures: 3,
+  maxErrorRetries: 1,
+  errorBackoffMs: 5_000,
 };
 
 export function listOf(...statuses: TodoStatus[]): TodoList {

@@ -1,3 +1,4 @@
+import { emptyList } from "../../todo/model.js";
 import { summarize } from "../../todo/summary.js";
 import type {
   ContinuationState,
@@ -72,7 +73,17 @@ export class Sim {
   }
 
   userTurn(): this {
-    this.state = onRealUserTurn(this.state, this.now);
+    this.state = onRealUserTurn(this.state, this.now, this.summary().fingerprint);
+    this.injectionsThisEpisode = 0;
+    return this;
+  }
+
+  /**
+   * The user asks for work before the list exists: the agent writes the list
+   * in the turn that follows, so the list has moved since the user spoke.
+   */
+  userAsks(): this {
+    this.state = onRealUserTurn(this.state, this.now, summarize(emptyList()).fingerprint);
     this.injectionsThisEpisode = 0;
     return this;
   }
