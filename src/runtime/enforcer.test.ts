@@ -167,7 +167,7 @@ describe("IdleEnforcer", () => {
   });
 
   it("an injected prompt is not a real user turn", async () => {
-    const { enforcer, delivered, setTodos } = setup();
+    const { enforcer, delivered, store } = setup();
     await earlyStop(enforcer, "s1");
     enforcer.idle("s1");
     await enforcer.settle();
@@ -175,9 +175,11 @@ describe("IdleEnforcer", () => {
     // The model answers the nudge without progress; our own prompt must not reset the episode.
     await enforcer.userMessage("s1", { injected: true });
     await enforcer.assistantMessage("s1", { stopReason: "stop", injected: true });
-    setTodos(open);
     enforcer.idle("s1");
     await enforcer.settle();
     expect(delivered).toHaveLength(1);
+    // Judged within the same episode (a reset would have skipped for the untouched list instead).
+    const log = await store.readLog(scopeFor("s1") as Scope);
+    expect(log.at(-1)?.reason).toBe("stagnation");
   });
 });

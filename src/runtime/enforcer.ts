@@ -150,17 +150,8 @@ export class IdleEnforcer {
     this.#cancelPending(track);
     track.reminded = false;
     const scope = this.#o.scopeFor(sessionId);
-    if (!scope) return;
-    // The list as the user sees it when speaking: the next nudge needs it to move.
-    if (this.#o.fetchTodos) {
-      try {
-        const todos = await this.#o.fetchTodos(sessionId);
-        if (todos) await this.#o.runtime.setTodos(scope, todos);
-      } catch (error) {
-        this.#o.onError?.(sessionId, error);
-      }
-    }
-    await this.#o.runtime.turnStarted(scope, { real: true });
+    // The stored list (kept in step by the host's list events) is the one the next nudge needs moved.
+    if (scope) await this.#o.runtime.turnStarted(scope, { real: true });
   }
 
   /** An assistant message: remembers agent and model, resets the once-per-cycle guard, records the outcome. */

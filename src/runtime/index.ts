@@ -3,3 +3,4 @@ export * from "./classify.js";
 export * from "./enforcer.js";
 export * from "./runtime.js";
 export * from "./wake-loop.js";
+export * from "./questions.js";

@@ -1,5 +1,8 @@
 import type { HostSignals, StopReason } from "../../core/types.js";
 import { classifyAnthropicStopReason, classifyHostError } from "../../runtime/classify.js";
+import { asksTheUser } from "../../runtime/questions.js";
+
+export { asksTheUser };
 
 /**
  * How a Claude Code turn ended, and what else the Stop hook input says about
@@ -67,19 +70,6 @@ export function hasBackgroundWork(backgroundTasks: readonly unknown[]): boolean 
     const status = (task as Record<string, unknown>).status;
     return typeof status !== "string" || !TERMINAL_TASK_STATUSES.has(status.toLowerCase());
   });
-}
-
-/** The final message ends by asking the user something. */
-export function asksTheUser(message: string | null): boolean {
-  if (message === null) return false;
-  const lines = message
-    .trim()
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
-  const last = lines.at(-1) ?? "";
-  // Trailing markdown emphasis or a closing quote may follow the question mark.
-  return /\?[*_"')\]]*$/.test(last);
 }
 
 export interface StopSignalInput {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
+import { RETRY_TEXT } from "../../runtime/runtime.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
 import { NUDGE_MARKER, OpenCodeContinuation } from "./continuation.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
@@ -8,6 +9,12 @@ import { type BusEvent, events, FakeOpenCode, turnEvents } from "./test-support/
 const OPEN = [
   { content: "write the parser", status: "in_progress", priority: "high" },
   { content: "add tests", status: "pending", priority: "medium" },
+];
+
+/** OPEN after the agent closed its first item. */
+const WORKED = [
+  { content: "write the parser", status: "completed", priority: "high" },
+  { content: "add tests", status: "in_progress", priority: "medium" },
 ];
 
 const live: OpenCodeContinuation[] = [];
@@ -94,7 +101,8 @@ describe("OpenCodeContinuation", () => {
     await send(...nudgeReply("s1", fake).events);
     expect((await state("s1")).episode?.id).toBe(episode.id);
     expect(await decisions("s1")).toEqual(["inject", "skip:stagnation"]);
-    // A real user message starts a new episode, so the agent is nudged again.
+    // A real user message starts a new episode; the agent works its list, so it is nudged again.
+    fake.todos.set("s1", WORKED);
     await send(...turnEvents("s1").events);
     expect(fake.prompts).toHaveLength(2);
     expect((await state("s1")).episode?.id).not.toBe(episode.id);
@@ -150,6 +158,7 @@ describe("OpenCodeContinuation", () => {
     expect(fake.prompts).toHaveLength(0);
     expect((await state("s1")).userAbortBlocked).toBe(true);
     expect(await decisions("s1")).toEqual(["skip:user-abort-blocked"]);
+    fake.todos.set("s1", WORKED);
     await send(...turnEvents("s1").events);
     expect(fake.prompts).toHaveLength(1);
   });
@@ -170,7 +179,7 @@ describe("OpenCodeContinuation", () => {
       events.idle("s1"),
     );
     expect(fake.prompts).toHaveLength(1);
-    expect(await decisions("s1")).toEqual(["inject", "skip:turn-not-safe"]);
+    expect(await decisions("s1")).toEqual(["inject", "skip:provider-error"]);
   });
 
   it("treats a token-limit error as not safe", async () => {
@@ -188,6 +197,132 @@ describe("OpenCodeContinuation", () => {
     );
     expect(fake.prompts).toHaveLength(0);
     expect((await state("s1")).lastOutcome?.stopReason).toBe("context_overflow");
+  });
+
+  it("after the user redirects, waits until the agent works its list again", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    expect(fake.prompts).toHaveLength(1);
+    // "Stop. Inspect the broken context first.": the answer leaves the list alone.
+    await send(
+      ...turnEvents("s1", { userPart: { text: "Stop. Inspect the context first." } }).events,
+    );
+    expect(fake.prompts).toHaveLength(1);
+    expect((await decisions("s1")).at(-1)).toBe("skip:list-unchanged-since-user");
+    // "Continue": the agent closes an item, and is nudged as before.
+    fake.todos.set("s1", WORKED);
+    await send(...turnEvents("s1", { userPart: { text: "continue" } }).events);
+    expect(fake.prompts).toHaveLength(2);
+  });
+
+  it("a compaction is not a user turn: the budget and an Esc block survive it", async () => {
+    const { fake, send, state, decisions } = setup({ limits: { maxAutoTurns: 1 } });
+    fake.todos.set("s1", OPEN);
+    await send(...turnEvents("s1").events);
+    const episode = (await state("s1")).episode!;
+    fake.todos.set("s1", WORKED);
+    await send(...nudgeReply("s1", fake).events);
+    expect((await decisions("s1")).at(-1)).toBe("skip:max-auto-turns");
+    // OpenCode compacts: a user message whose only part is a compaction, then the summary.
+    const request = "msg_compaction_request";
+    const summary = "msg_compaction_summary";
+    await send(
+      events.user("s1", request, { agent: "build" }),
+      events.part("s1", request, { type: "compaction", text: "" }),
+      events.status("s1", "busy"),
+      events.assistant("s1", summary, { parentID: request, agent: "compaction", summary: true }),
+      events.compacted("s1"),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+    );
+    // Another turn that is not the user's (e.g. OpenCode's own "continue") ends: still no nudge.
+    await send(...turnEvents("s1", { userPart: { text: "Continue.", synthetic: true } }).events);
+    expect(fake.prompts).toHaveLength(1);
+    expect((await state("s1")).episode?.id).toBe(episode.id);
+    expect((await decisions("s1")).at(-1)).toBe("skip:max-auto-turns");
+  });
+
+  it("a compaction does not lift an Esc block", async () => {
+    const { fake, send, state } = setup();
+    fake.todos.set("s1", OPEN);
+    const turn = turnEvents("s1");
+    const aborted = { name: "MessageAbortedError", data: { message: "Aborted" } };
+    await send(...turn.events.slice(0, 4), events.error("s1", aborted), events.idle("s1"));
+    expect((await state("s1")).userAbortBlocked).toBe(true);
+    const request = "msg_compaction_request_2";
+    await send(
+      events.user("s1", request),
+      events.part("s1", request, { type: "compaction", text: "" }),
+      events.compacted("s1"),
+      events.idle("s1"),
+    );
+    expect((await state("s1")).userAbortBlocked).toBe(true);
+    expect(fake.prompts).toHaveLength(0);
+  });
+
+  it("retries once after a transient provider error, then parks", async () => {
+    const { fake, send, decisions } = setup({ limits: { errorBackoffMs: 20 } });
+    fake.todos.set("s1", OPEN);
+    const overloaded = {
+      name: "APIError",
+      data: { message: "Overloaded", statusCode: 529, isRetryable: true },
+    };
+    const turn = turnEvents("s1");
+    await send(
+      ...turn.events.slice(0, 4),
+      events.assistant("s1", turn.assistantId, { parentID: turn.userId, error: overloaded }),
+      events.error("s1", overloaded),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+    );
+    expect(fake.prompts).toHaveLength(1);
+    expect(fake.prompts[0]?.parts[0]?.text).toBe(RETRY_TEXT);
+    const reply = nudgeReply("s1", fake);
+    await send(
+      ...reply.events.slice(0, 4),
+      events.assistant("s1", reply.assistantId, { parentID: reply.userId, error: overloaded }),
+      events.error("s1", overloaded),
+      events.status("s1", "idle"),
+      events.idle("s1"),
+    );
+    expect(fake.prompts).toHaveLength(1);
+    expect(await decisions("s1")).toEqual(["inject", "skip:retries-exhausted"]);
+  });
+
+  it("a user message during the backoff cancels the retry", async () => {
+    const { fake, send } = setup({ limits: { errorBackoffMs: 300 } });
+    fake.todos.set("s1", OPEN);
+    const turn = turnEvents("s1");
+    const limited = { name: "APIError", data: { message: "rate limit", isRetryable: true } };
+    for (const event of [
+      ...turn.events.slice(0, 4),
+      events.error("s1", limited),
+      events.idle("s1"),
+    ])
+      void send(event);
+    await new Promise((r) => setTimeout(r, 100));
+    await send(...turnEvents("s1", { userPart: { text: "never mind" } }).events.slice(0, 2));
+    expect(fake.prompts).toHaveLength(0);
+  });
+
+  it("waits for the user while the question tool asks, or when the answer ends with a question", async () => {
+    const { fake, send, decisions } = setup();
+    fake.todos.set("s1", OPEN);
+    const turn = turnEvents("s1");
+    await send(...turn.events.slice(0, 4), events.question("s1", "que_1"), ...turn.events.slice(4));
+    expect(fake.prompts).toHaveLength(0);
+    expect(await decisions("s1")).toEqual(["skip:awaiting-user"]);
+    const asking = turnEvents("s1");
+    fake.todos.set("s1", WORKED);
+    await send(
+      events.questionReplied("s1", "que_1"),
+      ...asking.events.slice(0, 4),
+      events.part("s1", asking.assistantId, { text: "Done with the parser. Shall I add tests?" }),
+      ...asking.events.slice(4),
+    );
+    expect(fake.prompts).toHaveLength(0);
+    expect((await decisions("s1")).at(-1)).toBe("skip:awaiting-user");
   });
 
   it("stays silent when everything is done", async () => {

@@ -6,6 +6,7 @@ import {
   usageFromOpenCode,
 } from "../../runtime/classify.js";
 import { type DeliveryContext, IdleEnforcer } from "../../runtime/enforcer.js";
+import { asksTheUser } from "../../runtime/questions.js";
 import { ContinuationRuntime, type IdleResult, type Nudge } from "../../runtime/runtime.js";
 import { AgentDirectory } from "./agents.js";
 import { type OpenCodeClient, type OpenCodeModelRef, unwrap } from "./client.js";
@@ -58,6 +59,11 @@ interface SessionTrack {
   recorded: string[];
   /** Text of the last nudge sent, a second way to recognize it. */
   lastNudge: string | undefined;
+  /** The latest assistant message, and the text it ended with (a question waits for the user). */
+  lastAssistantId: string | undefined;
+  lastAssistantText: string | undefined;
+  /** Question-tool requests still waiting for the user's answer. */
+  questions: Set<string>;
   /** Events of one session are handled in order. */
   queue: Promise<void>;
 }
@@ -224,6 +230,9 @@ export class OpenCodeContinuation {
         injectedUsers: [],
         recorded: [],
         lastNudge: undefined,
+        lastAssistantId: undefined,
+        lastAssistantText: undefined,
+        questions: new Set(),
         queue: Promise.resolve(),
       };
       this.#tracks.set(sessionId, track);
@@ -256,6 +265,10 @@ export class OpenCodeContinuation {
         return;
       case "todos":
         return this.#onTodos(ev.sessionId, ev.todos);
+      case "question":
+        if (ev.pending) track.questions.add(ev.requestId);
+        else track.questions.delete(ev.requestId);
+        return;
       case "user-message":
         return this.#onUserMessage(ev, track);
       case "part":
@@ -299,7 +312,15 @@ export class OpenCodeContinuation {
   }
 
   async #onPart(ev: Extract<SessionEvent, { kind: "part" }>, track: SessionTrack): Promise<void> {
+    if (ev.messageId === track.lastAssistantId && ev.type === "text" && ev.text !== undefined) {
+      track.lastAssistantText = ev.text;
+    }
     if (!track.unclassified.delete(ev.messageId)) return;
+    if (ev.type === "compaction") {
+      // OpenCode's own compaction request: budgets, an Esc block and the list gate all survive it.
+      this.#log("debug", "a compaction; not a user turn", { sessionId: ev.sessionId });
+      return;
+    }
     if (this.#isOurNudge(ev, track)) {
       remember(track.injectedUsers, ev.messageId);
       await this.enforcer.userMessage(ev.sessionId, { injected: true });
@@ -319,12 +340,17 @@ export class OpenCodeContinuation {
     ev: Extract<SessionEvent, { kind: "assistant-message" }>,
     track: SessionTrack,
   ): Promise<void> {
-    if (ev.agent) track.agent = ev.agent;
+    // A compaction summary is written by OpenCode's compaction agent: a nudge must not go to it.
+    if (ev.agent && !ev.summary) track.agent = ev.agent;
     // A user message whose parts never came is ambiguous: it is not counted as the user's.
     track.unclassified.clear();
+    if (track.lastAssistantId !== ev.messageId) {
+      track.lastAssistantId = ev.messageId;
+      track.lastAssistantText = undefined;
+    }
     const info: Parameters<IdleEnforcer["assistantMessage"]>[1] = {};
-    if (ev.agent !== undefined) info.agent = ev.agent;
-    if (ev.model !== undefined) info.model = ev.model;
+    if (ev.agent !== undefined && !ev.summary) info.agent = ev.agent;
+    if (ev.model !== undefined && !ev.summary) info.model = ev.model;
     if (ev.completed && !track.recorded.includes(ev.messageId)) {
       remember(track.recorded, ev.messageId);
       info.stopReason =
@@ -376,6 +402,10 @@ export class OpenCodeContinuation {
     if (verdict.excluded) signals.agentExcluded = true;
     // Something else started a turn meanwhile: a nudge now would only queue behind it.
     if (track?.busy) signals.backgroundWork = true;
+    // The question tool is waiting, or the agent's last words asked the user something.
+    if (track && (track.questions.size > 0 || asksTheUser(track.lastAssistantText))) {
+      signals.awaitingUser = true;
+    }
     if (verdict.excluded) this.#log("debug", verdict.why, { sessionId });
     return signals;
   }

@@ -41,6 +41,8 @@ export type SessionEvent =
       metadata: Record<string, unknown> | undefined;
     }
   | { kind: "todos"; sessionId: string; todos: unknown }
+  /** The question tool asks the user (`asked`) or the user answered or dismissed it. */
+  | { kind: "question"; sessionId: string; requestId: string; pending: boolean }
   | { kind: "compacted"; sessionId: string }
   | { kind: "deleted"; sessionId: string }
   | { kind: "session-info"; sessionId: string; parentId: string | null };
@@ -123,6 +125,17 @@ export function readEvent(event: OpenCodeEvent | undefined): SessionEvent | null
       if (!id) return null;
       if (event.type === "session.deleted") return { kind: "deleted", sessionId: id };
       return { kind: "session-info", sessionId: id, parentId: text(info?.parentID) ?? null };
+    }
+    case "question.asked": {
+      const id = text(props.id);
+      return sessionId && id ? { kind: "question", sessionId, requestId: id, pending: true } : null;
+    }
+    case "question.replied":
+    case "question.rejected": {
+      const id = text(props.requestID);
+      return sessionId && id
+        ? { kind: "question", sessionId, requestId: id, pending: false }
+        : null;
     }
     case "todo.updated":
       return sessionId ? { kind: "todos", sessionId, todos: props.todos } : null;

@@ -134,6 +134,14 @@ export const events = {
     properties: { sessionID, info: { id: sessionID } },
   }),
   compacted: (sessionID: string) => ({ type: "session.compacted", properties: { sessionID } }),
+  question: (sessionID: string, id: string) => ({
+    type: "question.asked",
+    properties: { id, sessionID, questions: [{ question: "Which one?", options: [] }] },
+  }),
+  questionReplied: (sessionID: string, requestID: string) => ({
+    type: "question.replied",
+    properties: { sessionID, requestID, answers: [["A"]] },
+  }),
   todos: (sessionID: string, todos: unknown) => ({
     type: "todo.updated",
     properties: { sessionID, todos },
@@ -173,6 +181,8 @@ export const events = {
       finish?: string;
       error?: unknown;
       tokens?: unknown;
+      /** A compaction summary. */
+      summary?: boolean;
     } = {},
   ) => ({
     type: "message.updated",
@@ -199,6 +209,7 @@ export const events = {
         },
         ...(options.finish !== undefined ? { finish: options.finish } : {}),
         ...(options.error !== undefined ? { error: options.error } : {}),
+        ...(options.summary ? { summary: true } : {}),
       },
     },
   }),
