@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { PRESETS } from "../../core/engine/presets.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, Scope, Store } from "../../core/types.js";
+import { RETRY_TEXT } from "../../runtime/runtime.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
 import { type HookOptions, runHook } from "./handler.js";
 import type { TaskFileEntry } from "./todos.js";
@@ -10,7 +12,12 @@ const scope = resolveScope({ kind: "session", host: "claude-code", sessionId: SE
 
 /** One Claude Code session talking to the hook, with a fake clock, transcript and task folder. */
 function session(
-  options: { limits?: Partial<Limits>; store?: Store; waitOnQuestions?: boolean } = {},
+  options: {
+    limits?: Partial<Limits>;
+    store?: Store;
+    waitOnQuestions?: boolean;
+    sleep?: (ms: number) => Promise<void>;
+  } = {},
 ) {
   const store = options.store ?? new MemoryStore();
   let clock = 1_800_000_000_000;
@@ -24,6 +31,7 @@ function session(
     readTasks: async () => taskFiles,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.waitOnQuestions !== undefined ? { waitOnQuestions: options.waitOnQuestions } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
   };
   const send = (event: Record<string, unknown>) => {
     clock += 1000;
@@ -173,23 +181,101 @@ describe("Claude Code hook", () => {
       expect((await s.stop()).stdout).toBe("");
       expect((await s.log()).at(-1)?.reason).toBe("user-abort-blocked");
       await s.prompt("carry on");
+      await s.todoWrite("completed", "in_progress");
       expect(blocked((await s.stop()).stdout)).toBe(true);
     });
   });
 
-  it("skips the first stop after a resume, then nudges again", async () => {
+  it("nudges a resumed session with a new prompt exactly like a fresh one", async () => {
+    const s = session();
+    await s.prompt();
+    await s.todoWrite("in_progress", "pending", "pending");
+    expect(blocked((await s.stop()).stdout)).toBe(true);
+    await s.send({ hook_event_name: "SessionStart", source: "resume" });
+    // `claude --resume <id> -p "..."`: the new prompt is the user speaking.
+    await s.prompt("continue");
+    await s.todoWrite("completed", "in_progress", "pending");
+    expect(blocked((await s.stop()).stdout)).toBe(true);
+    expect((await s.log()).at(-1)?.action).toBe("inject");
+  });
+
+  it("after a resume, a stop with no prompt of the user's is left to the restart kick", async () => {
     const s = session();
     await s.prompt();
     await s.todoWrite("in_progress", "pending");
     expect(blocked((await s.stop()).stdout)).toBe(true);
     const resumed = await s.send({ hook_event_name: "SessionStart", source: "resume" });
     expect(resumed.stderr.join()).toMatch(/first stop will not be nudged/);
-    await s.prompt("continue");
-    const first = await s.stop();
-    expect(first.stdout).toBe("");
+    await s.prompt("<task-notification>\n<task-id>b1</task-id>");
+    expect((await s.stop()).stdout).toBe("");
     expect((await s.log()).at(-1)?.reason).toBe("restart-kick-suppressed");
-    await s.prompt("continue");
+  });
+
+  it("after the user redirects, waits until the agent works its list again", async () => {
+    const s = session();
+    await s.prompt();
+    await s.todoWrite("in_progress", "pending");
     expect(blocked((await s.stop()).stdout)).toBe(true);
+    await s.prompt("Stop. Inspect the broken context first.");
+    expect((await s.stop({ last_assistant_message: "The context is fine." })).stdout).toBe("");
+    expect((await s.log()).at(-1)?.reason).toBe("list-unchanged-since-user");
+  });
+
+  it("a /compact is not a user turn: the budget survives it", async () => {
+    const s = session({ limits: { maxAutoTurns: 1 } });
+    await s.prompt();
+    await s.todoWrite("in_progress", "pending", "pending");
+    expect(blocked((await s.stop()).stdout)).toBe(true);
+    await s.todoWrite("completed", "in_progress", "pending");
+    await s.prompt("/compact keep the plan");
+    await s.todoWrite("completed", "completed", "in_progress");
+    expect((await s.stop()).stdout).toBe("");
+    expect((await s.log()).at(-1)?.reason).toBe("max-auto-turns");
+  });
+
+  it("retries a turn a transient API error ended, after the backoff, once", async () => {
+    const slept: number[] = [];
+    const s = session({ sleep: async (ms) => void slept.push(ms) });
+    await s.prompt();
+    await s.todoWrite("in_progress", "pending");
+    const retry = await s.stop({ last_assistant_message: "API Error: 529 overloaded_error" });
+    expect(blocked(retry.stdout)).toBe(true);
+    expect(JSON.parse(retry.stdout).reason).toBe(RETRY_TEXT);
+    expect(slept).toEqual([PRESETS.default.limits.errorBackoffMs]);
+    const again = await s.stop({
+      stop_hook_active: true,
+      last_assistant_message: "API Error: 529 overloaded_error",
+    });
+    expect(again.stdout).toBe("");
+    expect((await s.log()).at(-1)?.reason).toBe("retries-exhausted");
+  });
+
+  it("waits for the user after an AskUserQuestion that got no answer", async () => {
+    const s = session();
+    await s.prompt();
+    await s.todoWrite("in_progress", "pending");
+    const at = new Date(s.now() + 500).toISOString();
+    s.transcript.push(
+      JSON.stringify({
+        type: "assistant",
+        timestamp: at,
+        message: {
+          id: "m1",
+          content: [{ type: "tool_use", id: "q1", name: "AskUserQuestion", input: {} }],
+        },
+      }),
+      JSON.stringify({
+        type: "user",
+        timestamp: at,
+        message: {
+          content: [
+            { type: "tool_result", tool_use_id: "q1", is_error: true, content: "declined" },
+          ],
+        },
+      }),
+    );
+    expect((await s.stop({ last_assistant_message: "I will wait." })).stdout).toBe("");
+    expect((await s.log()).at(-1)?.reason).toBe("awaiting-user");
   });
 
   it("does not arm the resume kick when nothing is left to do", async () => {
@@ -237,9 +323,9 @@ describe("Claude Code hook", () => {
       "awaiting-user",
     ],
     [
-      "the turn ended in an API error",
-      { last_assistant_message: "API Error: 529 overloaded" },
-      "turn-not-safe",
+      "the turn ended in an API error a retry will not fix",
+      { last_assistant_message: "API Error: 401 invalid x-api-key" },
+      "provider-error",
     ],
   ])("allows the stop when %s", async (_label, extra, reason) => {
     const s = session();
@@ -262,8 +348,8 @@ describe("Claude Code hook", () => {
     await s.todoWrite("pending");
     const out = await s.send({
       hook_event_name: "StopFailure",
-      error: "server_error",
-      last_assistant_message: "API Error: 500",
+      error: "authentication_failed",
+      last_assistant_message: "API Error: 401",
     });
     expect(out.stdout).toBe("");
     expect((await s.store.read(scope)).state.lastOutcome?.stopReason).toBe("error");

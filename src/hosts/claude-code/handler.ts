@@ -39,7 +39,11 @@ export interface HookOptions {
   readTranscript?: (path: string) => Promise<string[]>;
   /** Reads a task folder; injectable for tests. */
   readTasks?: typeof readTaskFolder;
+  /** Waits out a retry's backoff; injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** What the hook process prints and exits with. */
 export interface HookResponse {
@@ -192,7 +196,7 @@ class HookContext {
   async recordOutcome(
     reason: StopReason | ((interrupted: boolean, transcriptStop: string | null) => StopReason),
     injected: boolean,
-  ): Promise<StopReason> {
+  ): Promise<{ stopReason: StopReason; questionPending: boolean }> {
     const snap = await this.#options.store.read(this.#scope);
     const facts = analyzeTranscript(await this.#transcriptLines(), snap.state.lastUserTurnAt ?? 0);
     const stopReason =
@@ -204,7 +208,7 @@ class HookContext {
       usage: spendSince(facts.usage, previous),
       injected,
     });
-    return stopReason;
+    return { stopReason, questionPending: facts.questionPending };
   }
 
   /** Folds the tasks folder into a Task-tool list: Claude Code has written it by now. */
@@ -227,19 +231,23 @@ class HookContext {
     if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
     await this.#refreshTasks();
     const message = event.lastAssistantMessage;
-    const stopReason = await this.recordOutcome(
+    const { stopReason, questionPending } = await this.recordOutcome(
       (interrupted, transcriptStopReason) =>
         stopReasonOfStop({ lastAssistantMessage: message, interrupted, transcriptStopReason }),
       event.stopHookActive,
     );
     const signals = stopSignals(event);
+    // An AskUserQuestion that got no answer waits for the user like a closing question.
+    if (questionPending) signals.awaitingUser = true;
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
     const snap = await this.#options.store.read(this.#scope);
     const runtime = this.runtime(closeInstructionFor(toolFamilyOf(snap.todos)));
     const result = await runtime.runIdle(this.#scope, {
       trigger: "stop-hook",
       signals,
-      deliver: (nudge) => {
+      deliver: async (nudge) => {
+        // A retry after a transient provider error waits out its backoff first.
+        if ((nudge.delayMs ?? 0) > 0) await (this.#options.sleep ?? sleep)(nudge.delayMs ?? 0);
         response.stdout = blockDecision(nudge.text);
       },
     });

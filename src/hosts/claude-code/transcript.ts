@@ -16,7 +16,15 @@ export interface TranscriptFacts {
   usage: TokenUsage;
   /** `stop_reason` of the newest main-thread response written so far, if any. */
   lastStopReason: string | null;
+  /**
+   * An AskUserQuestion call at or after `since` that got no answer: no result,
+   * or an error result (declined, dismissed, or not available in this mode).
+   */
+  questionPending: boolean;
 }
+
+/** Claude Code's tool for asking the user a multiple-choice question. */
+export const ASK_USER_QUESTION = "AskUserQuestion";
 
 const INTERRUPT_MARKER = "[Request interrupted by user";
 
@@ -40,6 +48,11 @@ function texts(content: unknown): string[] {
   return out;
 }
 
+function blocks(content: unknown, type: string): Record<string, unknown>[] {
+  if (!Array.isArray(content)) return [];
+  return content.map(record).filter((b): b is Record<string, unknown> => b?.type === type);
+}
+
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   return {
     input: a.input + b.input,
@@ -60,8 +73,15 @@ export function emptyUsage(): TokenUsage {
  * (ms since the epoch); malformed lines are skipped.
  */
 export function analyzeTranscript(lines: readonly string[], since: number): TranscriptFacts {
-  const facts: TranscriptFacts = { interrupted: false, usage: emptyUsage(), lastStopReason: null };
+  const facts: TranscriptFacts = {
+    interrupted: false,
+    usage: emptyUsage(),
+    lastStopReason: null,
+    questionPending: false,
+  };
   const counted = new Set<string>();
+  /** AskUserQuestion calls in the window still waiting for a good answer. */
+  const questions = new Set<string>();
   for (const line of lines) {
     if (line.trim() === "") continue;
     let entry: Record<string, unknown> | null;
@@ -79,9 +99,19 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
       if (inWindow && texts(message.content).some((t) => t.startsWith(INTERRUPT_MARKER))) {
         facts.interrupted = true;
       }
+      for (const block of blocks(message.content, "tool_result")) {
+        const id = block.tool_use_id;
+        if (typeof id === "string" && block.is_error !== true) questions.delete(id);
+      }
       continue;
     }
     if (entry.type !== "assistant") continue;
+    if (inWindow) {
+      for (const block of blocks(message.content, "tool_use")) {
+        if (block.name === ASK_USER_QUESTION && typeof block.id === "string")
+          questions.add(block.id);
+      }
+    }
     if (typeof message.stop_reason === "string") facts.lastStopReason = message.stop_reason;
     const id =
       typeof message.id === "string"
@@ -93,6 +123,7 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
     counted.add(id);
     facts.usage = addUsage(facts.usage, usageFromAnthropic(message.usage));
   }
+  facts.questionPending = questions.size > 0;
   return facts;
 }
 
