@@ -8,6 +8,7 @@ import {
   NO_SCOPE_NOTICE,
   usageFromPi,
 } from "../../runtime/index.js";
+import { asksTheUser } from "../../runtime/questions.js";
 import { formatReminder } from "./messages.js";
 import type { PiAssistantMessage, PiCustomMessage, PiMessage } from "./pi-api.js";
 import { previewIdle, withOutcome } from "./preview.js";
@@ -55,6 +56,14 @@ function reservationId(message: PiMessage): string | null {
   return typeof id === "string" ? id : null;
 }
 
+function answerText(message: PiAssistantMessage): string {
+  if (!Array.isArray(message.content)) return "";
+  return message.content
+    .filter((part) => part?.type === "text" && typeof part.text === "string")
+    .map((part) => part.text as string)
+    .join("\n");
+}
+
 function hasToolCalls(message: PiAssistantMessage): boolean {
   return (
     Array.isArray(message.content) && message.content.some((part) => part?.type === "toolCall")
@@ -99,6 +108,8 @@ export class PiContinuation {
   #withdrawing = false;
   /** The turn that ended with our withdrawal-abort: nothing to decide for it. */
   #ignoreTurnEnd = false;
+  /** The answer the pending nudge followed: it stands in for the call a withdrawal aborts. */
+  #answer: PiAssistantMessage | null = null;
   /** Tool calls our handlers ran (their failures already queued a reminder). */
   readonly #ranToolCalls = new Set<string>();
 
@@ -239,9 +250,14 @@ export class PiContinuation {
     return next === messages ? undefined : { messages: next };
   }
 
-  /** Records how an assistant message ended, with its usage. Never awaits. */
-  messageEnd(message: PiMessage): void {
-    if (!isAssistant(message)) return;
+  /**
+   * Records how an assistant message ended, with its usage. Never awaits.
+   * Returns a replacement for the message when it is the call we aborted to
+   * withdraw a nudge: the run's answer, so the user's run ends as if no
+   * nudge had been queued (`pi -p` prints it and exits 0).
+   */
+  messageEnd(message: PiMessage): PiAssistantMessage | undefined {
+    if (!isAssistant(message)) return undefined;
     const stopReason = classifyPiStopReason(message.stopReason);
     if (this.#withdrawing) {
       this.#withdrawing = false;
@@ -249,7 +265,13 @@ export class PiContinuation {
       // decision that withdrew it is already persisted.
       if (stopReason === "aborted") {
         this.#ignoreTurnEnd = true;
-        return;
+        const answer = this.#answer;
+        this.#answer = null;
+        if (answer === null) return undefined;
+        const { errorMessage: _, ...rest } = message as PiAssistantMessage & {
+          errorMessage?: unknown;
+        };
+        return { ...rest, content: answer.content, stopReason: answer.stopReason };
       }
     }
     // Every assistant message between a delivered nudge and the next real
@@ -279,6 +301,7 @@ export class PiContinuation {
     void this.#enqueue((scope) =>
       this.#runtime.turnEnded(scope, { turnId, stopReason, usage, injected }),
     );
+    return undefined;
   }
 
   /**
@@ -294,6 +317,8 @@ export class PiContinuation {
     // One nudge in flight at a time; the pending one answers this turn too.
     if (this.#reservation) return;
     const signals = this.#signals();
+    // An answer that ends by asking the user something waits for the user.
+    if (asksTheUser(answerText(message))) signals.awaitingUser = true;
     let preview: ReturnType<typeof previewIdle> | null = null;
     if (this.#snapshot) {
       try {
@@ -312,6 +337,7 @@ export class PiContinuation {
       });
       // The snapshot no longer predicts the store once a nudge is pending.
       this.#snapshot = null;
+      this.#answer = message;
       this.#reservation = {
         id,
         superseded: false,

@@ -129,6 +129,7 @@ describe("the pi extension", () => {
 
     await pi.emit("input", { text: "continue please", source: "interactive" });
     expect((await store.read(scope)).state.userAbortBlocked).toBe(false);
+    await pi.callTool("todo_write", done("A"));
     await modelCall(pi, [], assistant("stop"));
     expect(pi.sent).toHaveLength(1);
   });
@@ -168,10 +169,25 @@ describe("the pi extension", () => {
     expect(seen.messages).toEqual([]);
     expect(pi.aborted).toBe(1);
     expect((await store.readLog(scope)).at(-1)).toMatchObject({ reason: "continuation-stopped" });
-    pi.emitSync("message_end", { message: assistant("aborted") });
-    pi.emitSync("turn_end", { message: assistant("aborted"), toolResults: [] });
+    // The aborted call becomes the run's answer again: `pi -p` prints it and exits 0.
+    const ended = pi.endMessage({ ...assistant("aborted"), errorMessage: "Request was aborted" });
+    expect(ended).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "ok" }] });
+    expect(ended).not.toHaveProperty("errorMessage");
+    pi.emitSync("turn_end", { message: ended, toolResults: [] });
     await pi.emit("context", { messages: [] });
     expect((await store.read(scope)).state.userAbortBlocked).toBe(false);
+  });
+
+  it("does not continue after an answer that asks the user", async () => {
+    const { pi, store } = await start();
+    await pi.emit("input", { text: "go", source: "interactive" });
+    await pi.callTool("todo_write", init("A", "B"));
+    const asking = assistant("stop");
+    asking.content = [{ type: "text", text: "A is done. Should I start B now?" }];
+    await modelCall(pi, [], asking);
+    await pi.emit("context", { messages: [] });
+    expect(pi.sent).toHaveLength(0);
+    expect((await store.readLog(scope)).at(-1)).toMatchObject({ reason: "awaiting-user" });
   });
 
   it("sends the persisted nudge when the list changed after the preview", async () => {

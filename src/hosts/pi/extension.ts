@@ -131,8 +131,10 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
     });
     pi.on("context", (event, ctx) => continuation.context(event.messages, () => ctx.abort()));
     // These two must not await: pi checks its follow-up queue right after turn_end.
+    // A message_end handler may return a replacement (pi 0.73 puts it in place).
     pi.on("message_end", (event) => {
-      continuation.messageEnd(event.message);
+      const replacement = continuation.messageEnd(event.message);
+      return replacement ? { message: replacement } : undefined;
     });
     pi.on("turn_end", (event) => {
       continuation.turnEnd(event.message);

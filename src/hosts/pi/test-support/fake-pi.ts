@@ -69,6 +69,21 @@ export class FakePi implements PiExtensionApi {
     for (const handler of this.handlers.get(event) ?? []) void handler(payload, this.ctx);
   }
 
+  /**
+   * A message_end as pi 0.73 runs it: handlers are called without waiting,
+   * and a `{ message }` one returns replaces the message in place.
+   */
+  endMessage<M extends object>(message: M): M {
+    for (const handler of this.handlers.get("message_end") ?? []) {
+      const result = handler({ message }, this.ctx) as { message?: object } | undefined;
+      if (result?.message) {
+        for (const key of Object.keys(message)) delete (message as Record<string, unknown>)[key];
+        Object.assign(message, result.message);
+      }
+    }
+    return message;
+  }
+
   /** Runs a registered tool as pi would; a throw becomes `{ isError: true }`. */
   async callTool(name: string, params: unknown, toolCallId = `call-${name}`) {
     const tool = this.tools.get(name);
