@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ContinuationRuntime } from "../../../src/runtime/runtime.js";
 import { textReply, toolCallReply } from "../support/openai-server.js";
 import {
   createPiWorld,
@@ -104,6 +105,28 @@ describe(`pi ${PI_VERSION} with the extension (print mode)`, () => {
     const log = await world.store().readLog(await world.onlyScope());
     expect(log.filter((e) => e.action === "inject")).toHaveLength(3);
     expect(log.at(-1)).toMatchObject({ action: "skip", reason: "max-auto-turns" });
+  });
+
+  it("exits 0 with the answer when another writer withdraws the continuation during the final turn", async () => {
+    const w = await createPiWorld(bin);
+    world = w;
+    w.server.script([
+      init("Parse the input", "Render the output"),
+      {
+        ...textReply("Here is my answer."),
+        // While the model streams its last answer, the user runs `stop` on this session.
+        before: async () => {
+          await new ContinuationRuntime({ store: w.store() }).stop(await w.onlyScope());
+        },
+      },
+    ]);
+    const run = await w.print("Build the converter.");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("Here is my answer.");
+    // The queued continuation never reached the model.
+    expect(w.server.chatRequests()).toHaveLength(2);
+    const log = await w.store().readLog(await w.onlyScope());
+    expect(log.at(-1)).toMatchObject({ action: "skip", reason: "continuation-stopped" });
   });
 
   it("lets one wasted nudge go under the default preset's strict progress rule", async () => {

@@ -61,6 +61,8 @@ export interface ScriptedReply {
    * open until the client goes away or the server closes. For abort scenarios.
    */
   stall?: boolean;
+  /** Awaited after the request is recorded and before anything is answered. */
+  before?: () => Promise<void>;
 }
 
 /** A request received by the server. */
@@ -245,7 +247,11 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     return { reply: script[index] ?? fallback, scripted: true };
   };
 
-  const handleChat = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => {
+  const handleChat = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    recorded: RecordedRequest,
+  ) => {
     const body = recorded.body;
     if (!isChatBody(body)) {
       sendJson(res, 400, {
@@ -262,6 +268,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     request.reply = reply;
     chats.push({ request, scripted });
     notify();
+    // Something else happens while the model "thinks" (another writer, for race scenarios).
+    if (reply.before) await reply.before();
 
     if (reply.error) {
       sendJson(res, reply.error.status, {
@@ -377,7 +385,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       requests.push(recorded);
       const route = path.replace(/\/+$/, "");
       if (req.method === "POST" && route.endsWith("/chat/completions")) {
-        handleChat(req, res, recorded);
+        void handleChat(req, res, recorded);
       } else if (req.method === "GET" && route.endsWith("/models")) {
         sendJson(res, 200, {
           object: "list",
