@@ -5,7 +5,7 @@ import { answersNudge, claudeSuite, hookResponses, readSession, runClaude } from
 const suite = claudeSuite();
 
 describe("a resumed session", () => {
-  it("keeps its list and budget: the resume buys the agent no extra nudge", async () => {
+  it("keeps its list; a new prompt that leaves the list alone is not nudged", async () => {
     const model = await suite.serve([
       reply(
         toolUse("TodoWrite", {
@@ -46,7 +46,54 @@ describe("a resumed session", () => {
     expect(log.map((e) => e.reason ?? e.action)).toEqual([
       "inject",
       "stagnation",
-      "restart-kick-suppressed",
+      "list-unchanged-since-user",
+    ]);
+  });
+
+  it("with a new prompt, is nudged exactly like a fresh session", async () => {
+    const plan = (parser: string, printer: string) =>
+      toolUse("TodoWrite", {
+        todos: [
+          { content: "Port the parser", status: parser, activeForm: "Porting" },
+          { content: "Port the printer", status: printer, activeForm: "Porting" },
+        ],
+      });
+    const model = await suite.serve([
+      reply(plan("in_progress", "pending")),
+      reply(text("Stopping.")),
+      reply(text("Stopping again.")),
+      // The resumed run: the agent works its list, stops early, is nudged, and finishes.
+      reply(plan("completed", "in_progress")),
+      reply(text("Parser done.")),
+      reply(plan("completed", "completed")),
+      reply(text("All done.")),
+    ]);
+    const project = suite.project();
+    const first = await runClaude(project, model, suite.trap(), {
+      prompt: "Port it",
+      tools: "todo-write",
+    });
+    expect(first.code, hookResponses(first)).toBe(0);
+    const sessionId = first.sessionId as string;
+    const second = await runClaude(project, model, suite.trap(), {
+      prompt: "Keep going",
+      tools: "todo-write",
+      args: ["--resume", sessionId],
+    });
+    expect(second.code, hookResponses(second)).toBe(0);
+    const turns = model.turns();
+    expect(turns).toHaveLength(7);
+    expect(turns.slice(3).map((t) => answersNudge(t, "todo-write"))).toEqual([
+      false,
+      false,
+      true,
+      false,
+    ]);
+    const { snapshot, log } = await readSession(project, sessionId);
+    expect(snapshot.todos.todos.map((t) => t.status)).toEqual(["completed", "completed"]);
+    expect(log.slice(2).map((e) => e.reason ?? e.action)).toEqual([
+      "inject",
+      "no-incomplete-todos",
     ]);
   });
 });
