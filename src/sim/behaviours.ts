@@ -12,6 +12,13 @@ export interface TurnResult {
   crashes?: boolean;
   /** The user pressed Esc during this turn. */
   userAborts?: boolean;
+  /**
+   * The user spoke during this turn and sent the agent elsewhere ("Stop.
+   * Inspect the broken context first."): the turn answered the user.
+   */
+  redirects?: boolean;
+  /** The host compacted the session after this turn (a summary turn follows, nobody's request). */
+  compacts?: boolean;
 }
 
 export interface TurnContext {
@@ -21,6 +28,10 @@ export interface TurnContext {
   turn: number;
   /** Background work the agent waits on is still running. */
   backgroundRunning: boolean;
+  /** The user redirected the agent earlier in the run. */
+  redirected: boolean;
+  /** The previous turn ended in a provider error. */
+  lastFailed: boolean;
   random: () => number;
 }
 
@@ -144,6 +155,42 @@ export const BEHAVIOURS: readonly Behaviour[] = [
         return ended(ctx.turn, { startsBackgroundMs: 5 * 60_000 });
       }
       if (ctx.backgroundRunning) return ended(ctx.turn);
+      completeNext(ctx.todos, 1);
+      return ended(ctx.turn);
+    },
+  },
+  {
+    name: "redirecting-user",
+    description:
+      "closes one item; the user then interrupts the next turn to send the agent elsewhere, and it never returns to the list",
+    completable: (total) => Math.min(1, total),
+    turn: (ctx) => {
+      if (ctx.turn === 0) {
+        completeNext(ctx.todos, 1);
+        return ended(ctx.turn);
+      }
+      // The agent does what the user asked instead, and leaves the list alone.
+      return ended(ctx.turn, ctx.redirected ? {} : { redirects: true });
+    },
+  },
+  {
+    name: "compacting-worker",
+    description: "closes one item per turn; the host compacts the session after every second turn",
+    completable: (total) => total,
+    turn: (ctx) => {
+      completeNext(ctx.todos, 1);
+      return ended(ctx.turn, ctx.turn % 2 === 1 ? { compacts: true } : {});
+    },
+  },
+  {
+    name: "flaky-provider",
+    description:
+      "closes one item per turn, but 30% of turns end in a transient provider error (never two in a row)",
+    completable: (total) => total,
+    turn: (ctx) => {
+      if (!ctx.lastFailed && ctx.random() < 0.3) {
+        return { stopReason: "transient_error", usage: usage(ctx.turn, 0, 2_000) };
+      }
       completeNext(ctx.todos, 1);
       return ended(ctx.turn);
     },

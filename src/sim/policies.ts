@@ -22,7 +22,10 @@ export interface IdleView {
 /** A continuation policy under test: told what happens, asked at each idle. */
 export interface Policy {
   readonly name: string;
-  userTurn(): Promise<void>;
+  /** A real user turn starts, with the list as it stands. */
+  userTurn(todos: Todo[]): Promise<void>;
+  /** Nudges allowed between two real user turns (Infinity for policies without a budget). */
+  episodeBudget(): number;
   turnEnded(
     stopReason: StopReason,
     usage: TokenUsage,
@@ -56,6 +59,9 @@ const incomplete = (todos: Todo[]) =>
 /** Nothing ever nudges: the agent stops when it stops. */
 export class NoContinuation implements Policy {
   readonly name = "none";
+  episodeBudget() {
+    return Number.POSITIVE_INFINITY;
+  }
   async userTurn() {}
   async turnEnded() {}
   async restarted() {}
@@ -70,6 +76,9 @@ export class NoContinuation implements Policy {
  */
 export class NaiveEnforcer implements Policy {
   readonly name = "naive";
+  episodeBudget() {
+    return Number.POSITIVE_INFINITY;
+  }
   async userTurn() {}
   async turnEnded() {}
   async restarted() {}
@@ -87,12 +96,16 @@ export class OncePerCycle implements Policy {
   readonly name = "once-per-cycle";
   #reminded = false;
   #errored = false;
+  episodeBudget() {
+    return Number.POSITIVE_INFINITY;
+  }
   async userTurn() {
     this.#reminded = false;
   }
   async turnEnded(stopReason: StopReason) {
     this.#reminded = false;
-    this.#errored = stopReason === "aborted" || stopReason === "error";
+    this.#errored =
+      stopReason === "aborted" || stopReason === "error" || stopReason === "transient_error";
   }
   async restarted() {
     this.#reminded = false;
@@ -124,7 +137,15 @@ export class EnginePolicy implements Policy {
     this.#runtime = this.#make();
   }
 
-  async userTurn() {
+  episodeBudget() {
+    return this.#runtime.limits.maxAutoTurns;
+  }
+  async userTurn(todos: Todo[]) {
+    // The store holds the list the user sees when speaking.
+    await this.#runtime.setTodos(
+      this.scope,
+      todos.map((t) => ({ ...t })),
+    );
     await this.#runtime.turnStarted(this.scope, { real: true });
   }
   async turnEnded(

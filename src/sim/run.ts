@@ -1,5 +1,5 @@
 import { resolveScope } from "../core/scope/scope.js";
-import type { PresetName, Scope, Todo } from "../core/types.js";
+import type { PresetName, Scope, Todo, TokenUsage } from "../core/types.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
 import type { Behaviour } from "./behaviours.js";
 import {
@@ -22,6 +22,10 @@ export const POLICY_NAMES = [
   "default",
 ] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
+
+function usage(output: number): TokenUsage {
+  return { input: 0, output, cacheRead: 0, cacheWrite: 0, total: output };
+}
 
 /** A run stops here even if the policy would go on: that is a runaway. */
 export const MAX_STEPS = 200;
@@ -49,6 +53,11 @@ function makePolicy(name: PolicyName, clock: () => number, runIndex: number): Po
 
 function completedCount(todos: Todo[]): number {
   return todos.filter((t) => t.status === "completed").length;
+}
+
+/** The list as far as "did the agent touch it" goes: every item's text and status. */
+function listShape(todos: Todo[]): string {
+  return JSON.stringify(todos.map((t) => [t.content, t.status]));
 }
 
 /**
@@ -83,6 +92,12 @@ export async function simulateRun(
     violationKinds: [],
   };
   let userAborted = false;
+  /** The list as it stood when the user redirected the agent, until the agent touches it. */
+  let redirectedAt: string | null = null;
+  let redirected = false;
+  let lastFailed = false;
+  let nudgesThisEpisode = 0;
+  const budget = policy.episodeBudget();
   let asking = false;
   let backgroundUntil = 0;
   let bestCompleted = 0;
@@ -93,22 +108,38 @@ export async function simulateRun(
   };
 
   /** Runs one agent turn; returns true when the process crashed at its end. */
-  const runTurn = async (turn: number, injected: boolean): Promise<boolean> => {
+  const runTurn = async (turn: number, injectedTurn: boolean): Promise<boolean> => {
+    let injected = injectedTurn;
     const result = behaviour.turn({
       todos,
       turn,
       backgroundRunning: now < backgroundUntil,
+      redirected,
+      lastFailed,
       random,
     });
     now += TURN_MS;
+    lastFailed = result.stopReason === "transient_error" || result.stopReason === "error";
+    if (result.redirects) {
+      // The user's message started this turn: it is theirs, not the nudge's.
+      await policy.userTurn(todos);
+      nudgesThisEpisode = 0;
+      redirected = true;
+      redirectedAt = listShape(todos);
+      injected = false;
+    }
     if (result.userAborts) userAborted = true;
     if (result.asks) asking = true;
     if (result.startsBackgroundMs) backgroundUntil = now + result.startsBackgroundMs;
     await policy.turnEnded(result.stopReason, result.usage, injected, result.crashes === true);
+    if (result.compacts) {
+      // The host's summary turn: nobody's request, and the agent does no work in it.
+      await policy.turnEnded("stop", usage(4_000), false, false);
+    }
     return result.crashes === true;
   };
 
-  await policy.userTurn();
+  await policy.userTurn(todos);
   let crashed = await runTurn(0, false);
   bestCompleted = completedCount(todos);
   let turn = 1;
@@ -142,6 +173,11 @@ export async function simulateRun(
     }
     m.nudges++;
     m.nudgeTokens += tokens;
+    nudgesThisEpisode++;
+    if (nudgesThisEpisode > budget) violate("nudged past its episode's nudge budget");
+    if (redirectedAt !== null && listShape(todos) === redirectedAt) {
+      violate("nudged a redirected session before it touched its list");
+    }
     if (userAborted) violate("nudged after the user aborted");
     if (asking) violate("nudged while a question to the user was pending");
     if (background) violate("nudged while background work ran");

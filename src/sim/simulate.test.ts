@@ -32,4 +32,23 @@ describe("policy simulation", () => {
     expect(row("lazy-stopper", "none")?.completion).toBeLessThan(0.5);
     expect(row("lazy-stopper", "default")?.completion).toBe(1);
   });
+
+  it("the default policy recovers from a flaky provider and leaves a redirected session alone", async () => {
+    const rows = await simulate({
+      seed: 5,
+      runs: 4,
+      behaviours: BEHAVIOURS.filter((b) =>
+        ["flaky-provider", "redirecting-user", "compacting-worker"].includes(b.name),
+      ),
+      policies: ["naive", "typeclaw", "default"],
+    });
+    const row = (b: string, p: string) => rows.find((r) => r.behaviour === b && r.policy === p);
+    expect(row("flaky-provider", "default")).toMatchObject({ completion: 1, violations: 0 });
+    expect(row("redirecting-user", "default")?.violations).toBe(0);
+    expect(row("redirecting-user", "naive")?.violationKinds.join()).toMatch(/redirected/);
+    // A compaction is not the user: a 3-nudge budget stays 3 nudges across it.
+    expect(row("compacting-worker", "typeclaw")).toMatchObject({ violations: 0 });
+    expect(row("compacting-worker", "typeclaw")?.nudges).toBeLessThanOrEqual(3);
+    expect(row("compacting-worker", "default")).toMatchObject({ completion: 1, violations: 0 });
+  });
 });

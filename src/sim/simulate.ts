@@ -110,6 +110,23 @@ export function checkTargets(rows: SimRow[]): TargetCheck[] {
       });
     }
   }
+  const flaky = of("flaky-provider", "default");
+  if (flaky) {
+    checks.push({
+      name: "flaky-provider completion = 100%",
+      ok: flaky.completion === 1,
+      detail: `${Math.round(flaky.completion * 100)}%`,
+    });
+  }
+  const redirected = of("redirecting-user", "default");
+  if (redirected) {
+    const early = redirected.violationKinds.filter((k) => k.includes("redirected")).length;
+    checks.push({
+      name: "redirecting-user: no nudge before the agent touches its list again",
+      ok: early === 0,
+      detail: early === 0 ? "none" : "nudged",
+    });
+  }
   const defaults = rows.filter((r) => r.policy === "default");
   const violations = defaults.reduce((s, r) => s + r.violations, 0);
   checks.push({ name: "0 violations", ok: violations === 0, detail: String(violations) });
