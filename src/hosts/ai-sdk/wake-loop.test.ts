@@ -116,6 +116,9 @@ describe("runWithTodos", () => {
           throw Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
         },
       },
+      // After "Go on.": the agent closes an item and stops early.
+      { tool: "todo_write", input: todos(["completed", "pending"]) },
+      { text: "One done." },
     ]);
     const first = await runWithTodos({
       runtime,
