@@ -66,6 +66,7 @@ function richState(): ContinuationState {
       lastInjectionAt: 1_700_000_000_500,
       lastFailureAt: null,
       answeredTurnId: "turn-7",
+      errorRetries: 1,
     },
     lastOutcome: {
       turnId: "turn-7",
@@ -80,6 +81,8 @@ function richState(): ContinuationState {
     userAbortBlocked: true,
     reminders: [{ kind: "user-edit", text: "the list changed", at: 1_700_000_000_100 }],
     lastUserTurnAt: 1_699_999_999_000,
+    userTurnFingerprint: "def",
+    parked: "retries-exhausted",
   };
 }
 
