@@ -7,6 +7,7 @@ import { createFileStore } from "../../../src/store/file/file-store.js";
 import {
   type ChatRequest,
   errorReply,
+  lastUserMessage,
   messageText,
   type OpenAiServer,
   startOpenAiServer,
@@ -99,7 +100,10 @@ beforeAll(async () => {
   });
   project = await prepareProject({
     modelBaseURL: model.baseURL,
-    pluginOptions: { limits: { maxAutoTurns: 3, stagnationLimit: 0 }, countdownMs: COUNTDOWN_MS },
+    pluginOptions: {
+      limits: { maxAutoTurns: 3, stagnationLimit: 0, errorBackoffMs: 300 },
+      countdownMs: COUNTDOWN_MS,
+    },
   });
   opencode = await startOpenCode(project);
 });
@@ -186,10 +190,95 @@ describe("OpenCode plugin against the real OpenCode", () => {
     ]);
     const session = await opencode.createSession();
     await opencode.prompt(session, "Deploy it.");
-    const log = await waitForDecision(session, "skip:turn-not-safe");
-    expect(log).toEqual(["inject", "skip:turn-not-safe"]);
+    const log = await waitForDecision(session, "skip:provider-error");
+    expect(log).toEqual(["inject", "skip:provider-error"]);
     expect(nudgeRequests()).toHaveLength(1);
     expect(model.chatRequests({ scripted: true })).toHaveLength(3);
+  });
+
+  it("after the user redirects, waits until the agent works its list again", async () => {
+    model.script([
+      write(todo("fix the importer", "in_progress"), todo("update the docs", "pending")),
+      textReply("Stopping here."),
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Fix the importer.");
+    await waitForDecision(session, "inject");
+    // The user interrupts the continuation and sends the agent elsewhere.
+    await opencode.prompt(session, "Stop. Inspect the broken context first.");
+    const log = await waitForDecision(session, "skip:list-unchanged-since-user");
+    // Longer than the countdown: nothing else comes.
+    await new Promise((r) => setTimeout(r, 3 * COUNTDOWN_MS));
+    expect(summary(await decisions(session))).toEqual(log);
+    const prompts = model.chatRequests({ scripted: true }).map(promptOf);
+    const redirect = prompts.findIndex((p) => p?.includes("Inspect the broken context"));
+    expect(redirect).toBeGreaterThan(0);
+    expect(prompts.slice(redirect + 1).some((p) => p?.includes(NUDGE_HEADING))).toBe(false);
+  });
+
+  it("a compaction through the summarize API is not a user turn: the episode survives", async () => {
+    model.script([
+      write(todo("migrate the schema", "pending")),
+      textReply("I will stop here."),
+      textReply("Still thinking."),
+      textReply("Still thinking."),
+      textReply("Still thinking."),
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Migrate the schema.");
+    await waitForDecision(session, "skip:max-auto-turns");
+    const store = createFileStore({ root: project.storeDir });
+    const before = (await store.read(scopeOf(session))).state;
+    const response = await opencode.request("POST", `/session/${session}/summarize`, {
+      providerID: "scripted",
+      modelID: "scripted-model",
+    });
+    expect(response.ok, await response.clone().text()).toBe(true);
+    await waitFor(
+      "the compaction",
+      async () =>
+        opencode
+          .events()
+          .some((e) => e.type === "session.compacted" && e.properties?.sessionID === session)
+          ? true
+          : undefined,
+      120_000,
+    );
+    const log = await waitForDecision(session, "skip:recovering");
+    const after = (await store.read(scopeOf(session))).state;
+    await store.close();
+    expect(after.episode?.id).toBe(before.episode?.id);
+    expect(after.episode?.autoTurns).toBe(3);
+    expect(after.lastUserTurnAt).toBe(before.lastUserTurnAt);
+    expect(log.filter((d) => d === "inject")).toHaveLength(3);
+  });
+
+  it("retries once after a transient provider error, after a backoff", async () => {
+    let retried = 0;
+    model.script((request, index) => {
+      const last = messageText(lastUserMessage(request));
+      if (last.includes("temporary provider error")) {
+        return retried++ === 0 ? write(todo("rotate the keys", "completed")) : textReply("Done.");
+      }
+      if (last.includes(NUDGE_HEADING)) {
+        // Rate limited: OpenCode retries (told to wait 10 ms), then gives up.
+        return {
+          error: {
+            status: 429,
+            message: "Rate limit reached",
+            type: "rate_limit_error",
+            headers: { "retry-after-ms": "10" },
+          },
+        };
+      }
+      return index === 0 ? write(todo("rotate the keys", "pending")) : textReply("Stopping.");
+    });
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Rotate the keys.");
+    const log = await waitForDecision(session, "skip:no-incomplete-todos");
+    expect(log).toEqual(["inject", "inject", "skip:no-incomplete-todos"]);
+    const prompts = model.chatRequests({ scripted: true }).map(promptOf);
+    expect(prompts.filter((p) => p?.includes("temporary provider error"))).toHaveLength(1);
   });
 
   it("stays silent when everything is done", async () => {

@@ -55,7 +55,14 @@ export interface ScriptedReply {
   /** Default: 100 prompt / 10 completion tokens, no cache. */
   usage?: ScriptedUsage;
   /** Answer with this HTTP error instead of a completion (OpenAI error body). */
-  error?: { status: number; message?: string; code?: string; type?: string };
+  error?: {
+    status: number;
+    message?: string;
+    code?: string;
+    type?: string;
+    /** Extra response headers (e.g. `retry-after-ms`). */
+    headers?: Record<string, string>;
+  };
   /**
    * Start streaming (role chunk and any `text`), then never finish: the response stays
    * open until the client goes away or the server closes. For abort scenarios.
@@ -272,14 +279,19 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     if (reply.before) await reply.before();
 
     if (reply.error) {
-      sendJson(res, reply.error.status, {
-        error: {
-          message: reply.error.message ?? "scripted error",
-          type: reply.error.type ?? "invalid_request_error",
-          code: reply.error.code ?? null,
-          param: null,
+      sendJson(
+        res,
+        reply.error.status,
+        {
+          error: {
+            message: reply.error.message ?? "scripted error",
+            type: reply.error.type ?? "invalid_request_error",
+            code: reply.error.code ?? null,
+            param: null,
+          },
         },
-      });
+        reply.error.headers,
+      );
       return;
     }
 
@@ -505,9 +517,15 @@ function usageBody(usage: ScriptedUsage) {
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
+    ...headers,
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
   });
