@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveScope } from "../core/scope/scope.js";
 import type { Scope, Todo } from "../core/types.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
-import { ContinuationRuntime } from "./runtime.js";
+import { ContinuationRuntime, RETRY_TEXT } from "./runtime.js";
 import { runWakeLoop, WakeBudget } from "./wake-loop.js";
 
 const scope = resolveScope({ kind: "session", host: "test", sessionId: "w" }) as Scope;
@@ -41,6 +41,25 @@ describe("runWakeLoop", () => {
     expect(result).toEqual({ state: "dormant", cycles: 4, lastSkip: null });
     expect(nudges[0]).toBeNull();
     expect(nudges.slice(1).every((n) => n?.includes("step 4"))).toBe(true);
+  });
+
+  it("retries a turn a transient provider error ended once, after the backoff", async () => {
+    const runtime = await activation("default");
+    await runtime.setTodos(scope, list(0, 3));
+    const slept: number[] = [];
+    const nudges: (string | null)[] = [];
+    const result = await runWakeLoop({
+      runtime,
+      scope,
+      sleep: async (ms) => void slept.push(ms),
+      runTurn: async ({ nudge }) => {
+        nudges.push(nudge?.text ?? null);
+        return { stopReason: "transient_error" };
+      },
+    });
+    expect(result).toEqual({ state: "idle", cycles: 1, lastSkip: "retries-exhausted" });
+    expect(nudges[1]).toBe(RETRY_TEXT);
+    expect(slept).toEqual([runtime.limits.errorBackoffMs]);
   });
 
   it("parks Idle when the shared budget runs out with todos open", async () => {

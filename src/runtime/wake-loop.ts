@@ -48,7 +48,11 @@ export interface WakeLoopOptions {
   /** A budget shared with other nudges of this activation; created when absent. */
   budget?: WakeBudget;
   signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
+  /** Waits out a retry's backoff after a transient provider error; injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Why the loop yielded. `idle`: actionable todos remain (resumes on fresh
@@ -106,5 +110,7 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
     if (!result.delivered) return { state: "idle", cycles, lastSkip: null };
     nudge = result.nudge;
     cycles++;
+    // A retry after a transient provider error goes out after its backoff.
+    if ((nudge.delayMs ?? 0) > 0) await (options.sleep ?? sleep)(nudge.delayMs ?? 0);
   }
 }
