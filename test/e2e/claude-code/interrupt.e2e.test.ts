@@ -49,8 +49,11 @@ describe("the user's interrupt", () => {
           // The background job finished: Claude Code wakes the session with a notification.
           return reply(text("The background build finished."));
         case 4:
-          return reply(text("Stopping here for now."));
+          // The user spoke: the agent works its list again, then stops early.
+          return list("completed", "pending");
         case 5:
+          return reply(text("Stopping here for now."));
+        case 6:
           return list("completed", "completed");
         default:
           return reply(text("Both items are done."));
@@ -79,16 +82,17 @@ describe("the user's interrupt", () => {
       expect(model.turns()).toHaveLength(4);
       claude.say("Please carry on with the list.");
       await waitFor("the turns after the user spoke", () =>
-        model.turns().length >= 7 ? true : undefined,
+        model.turns().length >= 8 ? true : undefined,
       );
     } finally {
       claude.end();
     }
     const run = await claude.done;
     const turns = model.turns();
-    expect(turns).toHaveLength(7);
+    expect(turns).toHaveLength(8);
     // Nothing answered a nudge until the user spoke; then one early stop was nudged.
     expect(turns.map((t) => answersNudge(t, "todo-write"))).toEqual([
+      false,
       false,
       false,
       false,
