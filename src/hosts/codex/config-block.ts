@@ -212,17 +212,26 @@ export function installTrustBlock(
   entries: readonly TrustEntry[],
 ): { text: string; changed: boolean } {
   const id = trustId(sourcePath);
+  const without = removeBlock(userText, id);
+  // An entry already there (Codex writes one when a hook is trusted in its review) is kept.
+  const existing = trustedHashes(readToml(without, userPath));
   const body: string[] = [];
   for (const entry of entries) {
+    const there = existing.get(entry.key);
+    if (there === entry.hash) continue;
+    if (there !== undefined) {
+      throw new CodexConfigError(
+        `${userPath} already trusts ${entry.key} with another hash; delete its [hooks.state] entry ` +
+          "and install again; nothing was changed",
+      );
+    }
     body.push(`[hooks.state.${quote(entry.key)}]`, `trusted_hash = ${quote(entry.hash)}`);
   }
-  const block = wrap(id, body);
+  const block = body.length === 0 ? null : wrap(id, body);
   if (blockText(userText, id) === block) return { text: userText, changed: false };
-  const without = removeBlock(userText, id);
-  readToml(without, userPath);
-  const next = appendBlock(without, block);
+  const next = block === null ? without : appendBlock(without, block);
   readToml(next, `${userPath} with the trust entries added`);
-  return { text: next, changed: true };
+  return { text: next, changed: next !== userText };
 }
 
 /** Removes the trust entries written for `sourcePath`. */

@@ -3,7 +3,12 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
-import { type CodexHookEvent, CodexHookInputError, type KnownCodexHookEvent } from "./payload.js";
+import {
+  type CodexHookEvent,
+  CodexHookInputError,
+  type KnownCodexHookEvent,
+  parseCodexHookInput,
+} from "./payload.js";
 import { CLOSE_INSTRUCTION, todosFromUpdatePlan, UPDATE_PLAN } from "./plan.js";
 import { decodeOutcomeId, encodeOutcomeId, latestTotals } from "./rollout.js";
 
@@ -154,4 +159,30 @@ async function stop(
   });
   response.stderr.push(`todo-continuation: ${describeIdle(result)}`);
   return response;
+}
+
+/** The answer to a hook whose own handling failed: the stop is allowed, the reason told. */
+export function failOpen(reason: unknown): CodexHookResponse {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return {
+    stdout: "",
+    stderr: [`todo-continuation: hook failed, allowing the stop: ${message}`],
+    exitCode: 0,
+  };
+}
+
+/**
+ * The whole hook on stdin's text: parses, handles, and never fails closed.
+ * Any error (bad input, an unreadable store) allows the stop and is explained
+ * on stderr, so a broken integration can only cost a nudge, never trap a session.
+ */
+export async function runCodexHookText(
+  input: string,
+  options: CodexHookOptions,
+): Promise<CodexHookResponse> {
+  try {
+    return await handleCodexHookEvent(parseCodexHookInput(input), options);
+  } catch (error) {
+    return failOpen(error);
+  }
 }

@@ -5,7 +5,7 @@ import type { PresetName, Store } from "../../core/types.js";
 import { createFileStore, ensureGitignored } from "../../store/file/index.js";
 import { STORE_ROOT_ENV } from "../../store/root.js";
 import { readTranscriptTail } from "../claude-code/transcript.js";
-import { type CodexHookResponse, handleCodexHookEvent, needsStore } from "./handler.js";
+import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
 
@@ -132,15 +132,6 @@ async function openStore(
   return createFileStore({ root });
 }
 
-function failure(reason: unknown): CodexHookResponse {
-  const message = reason instanceof Error ? reason.message : String(reason);
-  return {
-    stdout: "",
-    stderr: [`todo-continuation: hook failed, allowing the stop: ${message}`],
-    exitCode: 0,
-  };
-}
-
 function write(io: CodexHookIo, response: CodexHookResponse): void {
   if (response.stdout !== "") io.stdout.write(`${response.stdout}\n`);
   for (const line of response.stderr) io.stderr.write(`${line}\n`);
@@ -152,7 +143,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
   try {
     args = parseCodexHookArgs(argv);
   } catch (error) {
-    write(io, failure(error));
+    write(io, failOpen(error));
     return 0;
   }
   if (args.help) {
@@ -172,7 +163,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
       readRollout: (path) => readTranscriptTail(path, ROLLOUT_TAIL_BYTES),
     });
   } catch (error) {
-    response = failure(error);
+    response = failOpen(error);
   } finally {
     await store?.close().catch(() => undefined);
   }
