@@ -36,6 +36,8 @@ describe("Codex config blocks", () => {
     expect(doc.hooks.Stop).toHaveLength(2);
     expect(doc.hooks.Stop?.[1]?.hooks[0]?.command).toBe(COMMAND);
     expect(doc.hooks.PostToolUse?.[0]?.matcher).toBe("^update_plan$");
+    // Codex caps Interrupt hooks at 3 s and hashes the capped value.
+    expect(doc.hooks.Interrupt?.[0]?.hooks[0]?.timeout).toBe(3);
     expect(Object.keys(doc.hooks).sort()).toEqual([
       "Interrupt",
       "PostToolUse",

@@ -13,12 +13,19 @@ import { type CodexHookEventName, type CommandHook, codexHookHash, codexHookKey 
 /** Seconds Codex waits for one hook call; ours take well under one. */
 export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
 
+/** Codex caps an Interrupt hook at 3 seconds (and hashes the capped value): ask for no more. */
+export const CODEX_INTERRUPT_TIMEOUT_SECONDS = 3;
+
 /** The hooks this integration installs. SubagentStop is left out: a subagent is never ours to block. */
-export const CODEX_HOOK_SPECS: readonly { event: CodexHookEventName; matcher?: string }[] = [
-  { event: "UserPromptSubmit" },
-  { event: "PostToolUse", matcher: "^update_plan$" },
-  { event: "Stop" },
-  { event: "Interrupt" },
+export const CODEX_HOOK_SPECS: readonly {
+  event: CodexHookEventName;
+  matcher?: string;
+  timeout: number;
+}[] = [
+  { event: "UserPromptSubmit", timeout: CODEX_HOOK_TIMEOUT_SECONDS },
+  { event: "PostToolUse", matcher: "^update_plan$", timeout: CODEX_HOOK_TIMEOUT_SECONDS },
+  { event: "Stop", timeout: CODEX_HOOK_TIMEOUT_SECONDS },
+  { event: "Interrupt", timeout: CODEX_INTERRUPT_TIMEOUT_SECONDS },
 ];
 
 export class CodexConfigError extends Error {
@@ -156,7 +163,7 @@ export function installHooksBlock(text: string, sourcePath: string, command: str
   const hooks: CommandHook[] = CODEX_HOOK_SPECS.map((spec) => ({
     event: spec.event,
     command,
-    timeout: CODEX_HOOK_TIMEOUT_SECONDS,
+    timeout: spec.timeout,
     ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),
   }));
   for (const hook of hooks) {
@@ -166,7 +173,7 @@ export function installHooksBlock(text: string, sourcePath: string, command: str
       `[[hooks.${hook.event}.hooks]]`,
       'type = "command"',
       `command = ${quote(command)}`,
-      `timeout = ${CODEX_HOOK_TIMEOUT_SECONDS}`,
+      `timeout = ${hook.timeout}`,
       "",
     );
   }
