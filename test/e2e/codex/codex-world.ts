@@ -117,10 +117,12 @@ export async function codexWorld(
   appendFileSync(userConfig, `\n[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
 
   const start = (prompt: string, extra: string[] = []) => {
+    // Its own process group: the npm wrapper does not pass SIGKILL on to the native binary.
     const child = spawn(bin, ["exec", "--json", "--skip-git-repo-check", ...extra, prompt], {
       cwd: project,
       env,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     children.add(child);
     let stdout = "";
@@ -131,7 +133,7 @@ export async function codexWorld(
     child.stderr?.on("data", (d: Buffer) => {
       stderr += d.toString("utf8");
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const timer = setTimeout(() => killGroup(child), 120_000);
     const done = new Promise<ExecRun>((resolve) => {
       child.on("close", (code, signal) => {
         clearTimeout(timer);
@@ -172,7 +174,7 @@ export async function codexWorld(
     hooksList: () => hooksList(bin, project, env),
     close: async () => {
       await server.close();
-      rmSync(root, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
@@ -218,14 +220,26 @@ async function hooksList(
     };
     return result.data.flatMap((entry) => entry.hooks);
   } finally {
-    child.kill("SIGKILL");
+    const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    child.stdin?.end();
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    killGroup(child);
     children.delete(child);
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // Already gone.
   }
 }
 
 /** Kills every Codex process a test left running. */
 export function killCodex(): void {
-  for (const child of children) child.kill("SIGKILL");
+  for (const child of children) killGroup(child);
   children.clear();
 }
 
