@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import {
@@ -141,5 +142,57 @@ describe("Codex config blocks", () => {
     expect(trustedHashes(parse(added.text) as Record<string, unknown>).size).toBe(trust.length);
     const stale = own.replace(first.hash, "sha256:old");
     expect(() => installTrustBlock(stale, PATH, PATH, trust)).toThrow(/another hash/);
+  });
+});
+
+describe("Codex config blocks, for any user file", () => {
+  const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/);
+  const line = fc.oneof(
+    fc.tuple(key, fc.string({ maxLength: 12 })).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
+    fc.tuple(key, fc.integer()).map(([k, v]) => `${k} = ${v}`),
+    fc.string({ maxLength: 20 }).map((c) => `# ${c.replace(/[\n\r]/g, " ")}`),
+    fc.constant(""),
+  );
+  const section = fc.tuple(fc.option(key, { nil: undefined }), fc.array(line, { maxLength: 4 }));
+  const file = fc
+    .array(section, { maxLength: 4 })
+    .map((sections) => {
+      const seen = new Set<string>();
+      return sections
+        .map(([name, body]) => {
+          const header = name === undefined || seen.has(name) ? [] : [`[t_${name}]`];
+          if (name !== undefined) seen.add(name);
+          const keys = new Set<string>();
+          const unique = body.filter((l) => {
+            const k = l.split(" = ")[0] ?? "";
+            if (!l.includes(" = ")) return true;
+            if (keys.has(k)) return false;
+            keys.add(k);
+            return true;
+          });
+          return [...header, ...unique].join("\n");
+        })
+        .join("\n");
+    })
+    .filter((text) => {
+      try {
+        parse(text);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+
+  it("installs idempotently and uninstalls back to the same text", () => {
+    fc.assert(
+      fc.property(file, (original) => {
+        const once = installHooksBlock(original, PATH, COMMAND);
+        expect(installHooksBlock(once.text, PATH, COMMAND).changed).toBe(false);
+        const trust = installTrustBlock(once.text, PATH, PATH, once.trust);
+        const back = uninstallTrustBlock(uninstallHooksBlock(trust.text).text, PATH).text;
+        const expected = original === "" || original.endsWith("\n") ? original : `${original}\n`;
+        expect(back).toBe(expected);
+      }),
+    );
   });
 });

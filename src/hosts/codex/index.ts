@@ -7,6 +7,7 @@
 export {
   CODEX_HOOK_SPECS,
   CODEX_HOOK_TIMEOUT_SECONDS,
+  CODEX_INTERRUPT_TIMEOUT_SECONDS,
   CodexConfigError,
   installedCommand,
   installHooksBlock,
@@ -17,13 +18,22 @@ export {
   uninstallHooksBlock,
   uninstallTrustBlock,
 } from "./config-block.js";
-export { codexDoctor } from "./doctor.js";
+export {
+  CODEX_SUPPORTED,
+  type CodexDoctorOptions,
+  codexDoctor,
+  codexVersionOnPath,
+  createCodexDoctor,
+} from "./doctor.js";
 export {
   CODEX_HOST,
   type CodexHookOptions,
   type CodexHookResponse,
   codexBlockDecision,
+  failOpen,
   handleCodexHookEvent,
+  needsStore,
+  runCodexHookText,
 } from "./handler.js";
 export { CODEX_HOOK_USAGE, type CodexHookIo, parseCodexHookArgs, runCodexHook } from "./hook.js";
 export {
