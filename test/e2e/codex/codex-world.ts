@@ -7,6 +7,7 @@ import {
   realpathSync,
   rmSync,
 } from "node:fs";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveScope } from "../../../src/core/scope/scope.js";
@@ -46,6 +47,8 @@ export interface CodexWorld {
   codexHome: string;
   userConfig: string;
   env: Record<string, string>;
+  /** Outbound connections Codex tried through the proxy trap (first request line each): should stay empty. */
+  outbound: readonly string[];
   /** Runs our CLI (`node dist/cli/main.js ...`) in the project. */
   cli(...args: string[]): string;
   /** Starts `codex exec --json` in the project; never with a bypass flag. */
@@ -75,6 +78,7 @@ export async function codexWorld(
 ): Promise<CodexWorld> {
   const bin = codexBin();
   const server = await startResponsesServer(script);
+  const trap = await startTrap();
   const root = realpathSync(mkdtempSync(join(tmpdir(), "tc-codex-e2e-")));
   const home = join(root, "home");
   const codexHome = join(home, ".codex");
@@ -97,6 +101,17 @@ export async function codexWorld(
       "request_max_retries = 0",
       "stream_max_retries = 0",
       "",
+      // What phones home in 0.169.0 (update check, analytics, plugin and app catalogues): off.
+      "check_for_update_on_startup = false",
+      "[analytics]",
+      "enabled = false",
+      "[feedback]",
+      "enabled = false",
+      "[features]",
+      ...["plugins", "apps", "remote_plugin", "plugin_sharing", "skill_search", "tool_suggest"].map(
+        (feature) => `${feature} = false`,
+      ),
+      "",
     ].join("\n"),
   );
   const env: Record<string, string> = {
@@ -105,6 +120,11 @@ export async function codexWorld(
     CODEX_HOME: codexHome,
     SCRIPTED_API_KEY: "not-a-real-key",
     NO_COLOR: "1",
+    // Anything but the model server goes to the trap, which records it and hangs up.
+    HTTPS_PROXY: trap.url,
+    HTTP_PROXY: trap.url,
+    ALL_PROXY: trap.url,
+    NO_PROXY: "127.0.0.1,localhost",
   };
   const cli = (...args: string[]) =>
     execFileSync(process.execPath, [join(DIST, "cli", "main.js"), ...args], {
@@ -166,6 +186,7 @@ export async function codexWorld(
     codexHome,
     userConfig,
     env,
+    outbound: trap.connections,
     cli,
     start,
     exec: (prompt, extra) => start(prompt, extra).done,
@@ -174,6 +195,7 @@ export async function codexWorld(
     hooksList: () => hooksList(bin, project, env),
     close: async () => {
       await server.close();
+      await trap.close();
       rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
@@ -251,4 +273,33 @@ export function listOf(snapshot: ScopeSnapshot): [string, string][] {
 /** Reads a file's bytes (for idempotence checks). */
 export function bytes(path: string): string {
   return readFileSync(path, "utf8");
+}
+
+/** A loopback "proxy" that records each connection's first line and hangs up. */
+async function startTrap(): Promise<{
+  url: string;
+  connections: string[];
+  close(): Promise<void>;
+}> {
+  const connections: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once("data", (chunk) => {
+      connections.push(chunk.toString("utf8").split("\r\n", 1)[0] ?? "");
+      socket.destroy();
+    });
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -20,7 +20,10 @@ import { type CodexWorld, codexWorld, killCodex, listOf } from "./codex-world.js
 const worlds: CodexWorld[] = [];
 afterEach(async () => {
   killCodex();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
+  const done = worlds.splice(0);
+  await Promise.all(done.map((w) => w.close()));
+  // Nothing but the scripted model server was contacted.
+  for (const w of done) expect(w.outbound).toEqual([]);
 });
 
 async function world(

@@ -46,5 +46,6 @@ describe("install codex against the real Codex CLI", () => {
     expect(after.filter((h) => h.key.startsWith(projectConfig))).toEqual([]);
     expect(bytes(w.userConfig)).not.toContain("todo-continuation");
     expect(bytes(w.userConfig)).not.toContain("hooks.state");
+    expect(w.outbound).toEqual([]);
   });
 });
