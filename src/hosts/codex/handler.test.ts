@@ -146,6 +146,8 @@ describe("Codex hook handler", () => {
     expect((await s.stop()).stdout).toBe("");
     s.newTurn("turn-2");
     await s.prompt("go on");
+    // After the user speaks, a nudge needs the agent to work its list again.
+    await s.plan(["completed", "in_progress"]);
     expect((await s.stop()).stdout).not.toBe("");
   });
 
@@ -159,6 +161,7 @@ describe("Codex hook handler", () => {
     expect((await s.stop({ stop_hook_active: true })).stdout).toBe("");
     s.newTurn("turn-2");
     await s.prompt("next request");
+    await s.plan(["in_progress"]);
     expect((await s.stop()).stdout).not.toBe("");
   });
 
