@@ -117,7 +117,12 @@ describe("Codex CLI end to end", () => {
   });
 
   it("respects an interrupt until the user's next prompt", async () => {
-    const replies: ScriptedResponse[] = [plan("in_progress", "pending"), { stall: true }];
+    const replies: ScriptedResponse[] = [
+      plan("in_progress", "pending"),
+      { stall: true },
+      // After "Go on.": the agent works its plan again, then stops early.
+      plan("completed", "in_progress"),
+    ];
     const w = await world((_r, i) => replies[i] ?? textReply("Stopping."));
     const running = w.start("Do both steps.");
     await w.server.waitForRequests(2, 60_000);
@@ -128,7 +133,8 @@ describe("Codex CLI end to end", () => {
     expect(after.state.userAbortBlocked).toBe(true);
     expect(after.state.lastOutcome?.stopReason).toBe("aborted");
     expect(w.server.requests).toHaveLength(2);
-    // The next prompt is the user's: the abort is lifted and an early stop is nudged again.
+    // The next prompt is the user's: the abort is lifted, and once the agent works its plan an
+    // early stop is nudged again.
     const resumed = await w.exec("Go on.", ["resume", id]);
     expect(resumed.code).toBe(0);
     expect((await w.snapshot(id)).state.userAbortBlocked).toBe(false);
