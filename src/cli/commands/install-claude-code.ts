@@ -4,6 +4,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { quoteInput } from "../../core/quote.js";
 import { hookCommand } from "../../hosts/claude-code/command.js";
 import {
   hookSpecsFor,
@@ -90,22 +91,22 @@ async function claudeCodeVersion(
   given: string | undefined,
   env: Record<string, string | undefined>,
 ): Promise<Version | null> {
-  if (given !== undefined) {
-    const version = parseVersion(given);
-    if (version === null || !/^\d+\.\d+(\.\d+)?$/.test(given.trim())) {
-      throw new Error(
-        `--claude-version must look like 2.1.78, got ${JSON.stringify(given.slice(0, 40))}`,
-      );
-    }
-    return version;
-  }
+  if (given !== undefined) return checkClaudeVersion(given);
   return detectVersion("claude", env);
+}
+
+function checkClaudeVersion(given: string): Version {
+  const version = parseVersion(given);
+  if (version === null || !/^\d+\.\d+(\.\d+)?$/.test(given.trim())) {
+    throw new Error(`--claude-version must look like 2.1.78, got ${quoteInput(given)}`);
+  }
+  return version;
 }
 
 function checkPreset(preset: string | undefined): void {
   if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
     throw new Error(
-      `--preset: unknown preset ${JSON.stringify(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
+      `--preset: unknown preset ${quoteInput(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
     );
   }
 }
@@ -265,14 +266,15 @@ export function parseInstallArgs(
     },
   });
   if (positionals.length > 0) {
-    throw new Error(
-      `unexpected argument ${JSON.stringify(positionals[0])}; the only host is claude-code`,
-    );
+    throw new Error(`unexpected argument ${quoteInput(positionals[0] as string)}`);
   }
   const targets = (["project", "local", "user"] as const).filter((t) => values[t] === true);
   if (targets.length > 1) {
     throw new Error(`--${targets[0]} and --${targets[1]} name two settings files; pass only one`);
   }
+  // Bad values are part of a bad command line: refused here, before anything runs.
+  checkPreset(values.preset);
+  if (values["claude-version"] !== undefined) checkClaudeVersion(values["claude-version"]);
   return {
     target: targets[0] ?? "project",
     projectDir: resolve(cwd, values["project-dir"] ?? "."),

@@ -1,3 +1,4 @@
+import { quoteInput } from "../../core/quote.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -39,7 +40,7 @@ function installCommand(action: Action): CommandSpec {
         throw new UsageError(
           host === undefined
             ? `${action}: name the host, one of ${Object.keys(INSTALLERS).join(", ")}`
-            : `${action}: unknown host ${JSON.stringify(host)}; hosts: ${Object.keys(INSTALLERS).join(", ")}`,
+            : `${action}: unknown host ${quoteInput(host)}; hosts: ${Object.keys(INSTALLERS).join(", ")}`,
           action,
         );
       }
