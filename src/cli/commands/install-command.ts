@@ -15,6 +15,8 @@ const INSTALLERS: Record<
     (await import("./install-claude-code.js")).runInstallCommand(action, argv, io),
   opencode: async (action, argv, io) =>
     (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
+  pi: async (action, argv, io) =>
+    (await import("./install-pi.js")).runPiInstallCommand(action, argv, io),
 };
 
 function installCommand(action: Action): CommandSpec {
@@ -32,7 +34,12 @@ function installCommand(action: Action): CommandSpec {
     ],
     args: { min: 1, max: Number.MAX_SAFE_INTEGER },
     passthrough: true,
-    examples: [`${action} claude-code`, `${action} claude-code --user`, `${action} opencode`],
+    examples: [
+      `${action} claude-code`,
+      `${action} claude-code --user`,
+      `${action} opencode`,
+      `${action} pi --user`,
+    ],
     async run(ctx) {
       const [host, ...rest] = ctx.positionals;
       const installer = host === undefined ? undefined : INSTALLERS[host];
