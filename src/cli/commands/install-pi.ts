@@ -156,6 +156,12 @@ export async function installPi(options: PiInstallOptions = {}): Promise<PiInsta
     for (const change of changes) out(`  ${change}`);
   }
   out(`pi loads ${resolve(dirname(path), entry)}`);
+  if (target === "project") {
+    out(
+      "pi 1.x loads a project's .pi/settings.json only once the project is trusted: " +
+        "run /trust in pi once, or start it with --approve.",
+    );
+  }
   if (!portable && target === "project") {
     out(
       "Note: this path is on this machine only. Add todo-continuation to the project's " +
