@@ -33,6 +33,7 @@ describe("todo-continuation (the built CLI): help, version and bad usage", () =>
       "hook",
       "install",
       "uninstall",
+      "doctor",
       "mcp",
       "migrate",
       "demo",

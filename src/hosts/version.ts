@@ -37,8 +37,9 @@ export function versionOf(text: string): Version {
 }
 
 /**
- * Runs `<bin> --version` and reads the version it prints; null when the
- * program is missing, fails, or prints no version (within 20 seconds).
+ * Runs `<bin> --version` and reads the version it prints (on stdout, or on
+ * stderr as pi does); null when the program is missing, fails, or prints no
+ * version (within 20 seconds).
  */
 export function detectVersion(
   bin: string,
@@ -49,7 +50,8 @@ export function detectVersion(
       bin,
       ["--version"],
       { env: env as NodeJS.ProcessEnv, timeout: 20_000, encoding: "utf8" },
-      (error, stdout) => resolve(error ? null : parseVersion(String(stdout))),
+      (error, stdout, stderr) =>
+        resolve(error ? null : parseVersion(`${String(stdout)}\n${String(stderr)}`)),
     );
   });
 }

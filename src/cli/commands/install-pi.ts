@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { quoteInput } from "../../core/quote.js";
+import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "../../hosts/pi/settings.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
 import { readJsonFile, writeJsonFile } from "./settings-file.js";
+
+export { isOurPiEntry, piAgentDir } from "../../hosts/pi/settings.js";
 
 /** Which pi settings file: the project's `.pi/settings.json` or the user's. */
 export type PiInstallTarget = "project" | "user";
@@ -34,19 +36,9 @@ export interface PiInstallResult {
   portable: boolean;
 }
 
-/** The extension's file inside the package. */
-const EXTENSION_FILE = ["dist", "hosts", "pi", "index.js"] as const;
-
 /** This package's root: `dist/cli/commands` (or `src/cli/commands`) is three levels down. */
 function packageRootOf(moduleUrl: string = import.meta.url): string {
   return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
-}
-
-/** pi's user folder: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
-export function piAgentDir(env: Record<string, string | undefined>): string {
-  const fromEnv = env.PI_CODING_AGENT_DIR?.trim();
-  if (fromEnv) return resolve(fromEnv);
-  return join(env.HOME?.trim() ? (env.HOME as string) : homedir(), ".pi", "agent");
 }
 
 /** The settings file a target names. */
@@ -85,14 +77,6 @@ export function piExtensionEntry(
     );
   }
   return { entry: file, portable: false };
-}
-
-/** True for an `extensions` entry that loads this package's pi extension, wherever from. */
-export function isOurPiEntry(entry: unknown, ours: readonly string[] = []): boolean {
-  if (typeof entry !== "string") return false;
-  if (ours.includes(entry)) return true;
-  const path = entry.replace(/^[+-]/, "").split("\\").join("/");
-  return /(^|\/)todo-continuation\/dist\/hosts\/pi\/index\.[jt]s$/.test(path);
 }
 
 type Json = Record<string, unknown>;
