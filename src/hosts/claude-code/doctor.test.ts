@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { installClaudeCode } from "../../cli/commands/install-claude-code.js";
+import type { DoctorFinding } from "../doctor.js";
 import { claudeCodeDoctor } from "./doctor.js";
 
 const made: string[] = [];
@@ -31,8 +32,7 @@ function world(version: string | null) {
   return { cwd, home, env: { PATH, HOME: home } };
 }
 
-const problems = (findings: { ok: boolean; message: string; fix?: string }[]) =>
-  findings.filter((f) => !f.ok);
+const problems = (findings: DoctorFinding[]) => findings.filter((f) => !f.ok);
 
 describe("claudeCodeDoctor", () => {
   it("says nothing when Claude Code is neither on PATH nor configured", async () => {
