@@ -71,6 +71,8 @@ describe("todo-continuation (the built CLI): help, version and bad usage", () =>
       [["list", "--dir", ""], "--dir: expected a folder path"],
       [["--dir", "", "list"], "--dir: expected a folder path"],
       [["list", "--preset", "x".repeat(100_000)], '--preset: unknown preset "xxxx'],
+      [["list", `--${"y".repeat(100_000)}`], "unknown option --yyyy"],
+      [["z".repeat(100_000)], "unknown command 'zzzz"],
       [["help", "nothing"], "no help for unknown command 'nothing'"],
       [["install"], "install: name the host"],
       [["install", "vscode"], 'unknown host "vscode"'],
