@@ -312,7 +312,7 @@ export class OpenCodeContinuation {
       const stored = await this.runtime.store.read(scope);
       const known =
         stored.todos.todos.length > 0 || (await this.runtime.store.readLog(scope, 1)).length > 0;
-      track.listed = known ? true : false;
+      track.listed = known;
       if (known) return true;
     }
     if (!ask || (await this.#fetchTodos(sessionId)).length === 0) return false;
