@@ -3,7 +3,7 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import type { ChildRuns } from "./children.js";
-import { GeminiHookInputError, type GeminiHookEvent, type KnownGeminiEvent } from "./payload.js";
+import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
 import {
   CHILD_AGENT_TOOL,
   closeInstructionFor,
@@ -11,13 +11,7 @@ import {
   familyOfList,
   todosAfterTool,
 } from "./todos.js";
-import {
-  isRealUserPrompt,
-  lastMessageOf,
-  nudgeReason,
-  stopReasonOf,
-  turnIdOf,
-} from "./turn.js";
+import { isRealUserPrompt, lastMessageOf, nudgeReason, stopReasonOf, turnIdOf } from "./turn.js";
 
 /** The host name in scope keys: `session/gemini.<session id>`. */
 export const GEMINI_HOST = "gemini";

@@ -6,11 +6,7 @@ import { createFileStore } from "../../store/file/file-store.js";
 import { ensureGitignored } from "../../store/file/git.js";
 import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
-import {
-  type GeminiHookResponse,
-  handleGeminiHookEvent,
-  handleStorelessEvent,
-} from "./handler.js";
+import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { parseGeminiHookInput } from "./payload.js";
 import { geminiProjectDir, geminiStoreRoot } from "./store-location.js";
 

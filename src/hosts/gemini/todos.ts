@@ -59,7 +59,8 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 
 function todoItem(value: unknown, where: string, family: GeminiToolFamily): Todo {
   const item = asRecord(value);
-  if (item === null) throw new GeminiTodoInputError(`${where} must be an object, got ${describe(value)}`);
+  if (item === null)
+    throw new GeminiTodoInputError(`${where} must be an object, got ${describe(value)}`);
   const description = item.description;
   if (typeof description !== "string" || description.trim() === "") {
     throw new GeminiTodoInputError(
@@ -101,7 +102,9 @@ export function todosAfterTool(
   if (response !== null && response.error !== undefined && response.error !== null) return null;
   const display = asRecord(response?.returnDisplay);
   if (display !== null && Array.isArray(display.todos)) {
-    return display.todos.map((t, i) => todoItem(t, `tool_response.returnDisplay.todos[${i}]`, family));
+    return display.todos.map((t, i) =>
+      todoItem(t, `tool_response.returnDisplay.todos[${i}]`, family),
+    );
   }
   if (family === "tracker") return null;
   const input = asRecord(toolInput);
