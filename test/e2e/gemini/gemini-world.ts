@@ -177,3 +177,32 @@ export function readText(path: string): string {
 /** Model turns in the conversation so far (what the model has already said). */
 export const modelTurns = (call: GeminiCall): number =>
   (call.body.contents ?? []).filter((c) => c.role === "model").length;
+
+/**
+ * Runs the hook command our install wrote into the project's settings, the
+ * way Gemini CLI runs it (through the shell, with its hook environment), on
+ * a payload of Gemini CLI's shape: for what a headless run cannot show.
+ */
+export function runInstalledHook(
+  project: GeminiProject,
+  payload: Record<string, unknown>,
+): Promise<Run> {
+  const settings = JSON.parse(readText(join(project.dir, ".gemini", "settings.json"))) as {
+    hooks: Record<string, { hooks: { name?: string; command: string }[] }[]>;
+  };
+  const event = String(payload.hook_event_name);
+  const command = settings.hooks[event]
+    ?.flatMap((g) => g.hooks)
+    .find((h) => h.name === "todo-continuation")?.command;
+  if (command === undefined) throw new Error(`no ${event} hook of ours in the settings`);
+  return run("/bin/sh", ["-c", command], {
+    cwd: project.dir,
+    env: {
+      ...baseEnv(project),
+      GEMINI_PROJECT_DIR: project.dir,
+      GEMINI_CWD: project.dir,
+      GEMINI_SESSION_ID: String(payload.session_id),
+    },
+    input: JSON.stringify({ cwd: project.dir, timestamp: new Date().toISOString(), ...payload }),
+  });
+}
