@@ -81,9 +81,9 @@ describe("install gemini into a real Gemini CLI 0.61.0 project", () => {
     servers.push(gemini);
     const result = await runGemini(project, gemini, "Do one thing.");
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/project-level hooks have been detected[^]*- notify/);
+    expect(result.stderr).toMatch(/project-level hooks have been detected[\s\S]*- notify/);
     expect(result.stderr).not.toMatch(
-      /project-level hooks have been detected[^]*- todo-continuation/,
+      /project-level hooks have been detected[\s\S]*- todo-continuation/,
     );
     expect(nudgeCount(gemini.turns())).toBeGreaterThan(0);
     const { todos } = await storedState(project, sessionIdOf(result.stdout));
