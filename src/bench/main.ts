@@ -183,6 +183,12 @@ async function main(): Promise<void> {
   const claudeHook = hookRuns.map((r) => r.claudeCode);
   add(msRow("hook.codex.stop.p50_ms", codexHook));
   add(msRow("hook.claude-code.stop.p50_ms", claudeHook));
+  add(
+    msRow(
+      "hook.gemini.after_agent.p50_ms",
+      hookRuns.map((r) => r.gemini),
+    ),
+  );
   const hookRatio = summarizeRuns(codexHook).p50 / summarizeRuns(claudeHook).p50;
   add({
     name: "hook.codex_vs_claude_code.ratio",
