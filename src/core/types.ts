@@ -187,6 +187,11 @@ export interface ContinuationState {
   reminders: Reminder[];
   /** When the last real user turn started (ms), or null. */
   lastUserTurnAt: number | null;
+  /**
+   * The stored state could not be trusted (unreadable, out of range, tampered
+   * with): no nudge until the user's next real turn, which clears it.
+   */
+  untrusted: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -194,6 +199,7 @@ export interface ContinuationState {
 // ---------------------------------------------------------------------------
 
 export type SkipReason =
+  | "state-unreadable"
   | "no-incomplete-todos"
   | "only-blocked-todos"
   | "restart-kick-suppressed"
