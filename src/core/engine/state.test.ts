@@ -44,7 +44,10 @@ describe("parseContinuationState: state that cannot be trusted", () => {
     ['autoTurns "NaN"', (d) => Object.assign(d.episode as object, { autoTurns: "NaN" })],
     ["autoTurns null", (d) => Object.assign(d.episode as object, { autoTurns: null })],
     ["autoTurns 2.5", (d) => Object.assign(d.episode as object, { autoTurns: 2.5 })],
-    ["autoTurns 1e999", (d) => Object.assign(d.episode as object, { autoTurns: 1e999 })],
+    [
+      "autoTurns 1e999",
+      (d) => Object.assign(d.episode as object, { autoTurns: Number.POSITIVE_INFINITY }),
+    ],
     ["negative tokens", (d) => Object.assign(d.episode as object, { tokens: -10 })],
     ["a missing episode id", (d) => delete (d.episode as Record<string, unknown>).id],
     ["an episode that is a string", (d) => Object.assign(d, { episode: "ep" })],
