@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { emptyState } from "../../core/engine/state.js";
@@ -11,18 +12,12 @@ import type {
   TransactionResult,
 } from "../../core/types.js";
 import { resolveStoreRoot } from "../root.js";
-import {
-  asidePathFor,
-  DirHandles,
-  type PendingWrite,
-  removeIfPresent,
-  replaceFiles,
-  syncDirsOf,
-  tempPathFor,
-} from "./atomic.js";
+import { DirHandles, removeIfPresent, syncDirsOf, tempPathFor } from "./atomic.js";
+import { commitTransaction, type DocumentWrite } from "./commit.js";
 import {
   checkState,
   checkTodoList,
+  listLosesData,
   nextRevision,
   readDocument,
   readState,
@@ -42,8 +37,10 @@ import {
   lockHolder,
   newLockOwner,
 } from "./lock.js";
-import { appendLogEntries, parseLogEntry, readLogEntries } from "./log.js";
+import { parseLogEntry, prepareLogAppend, previousGeneration, readLogEntries } from "./log.js";
+import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
+import { preservedCopies } from "./preserve.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
 export const DEFAULT_LOG_LIMIT = 200;
@@ -125,6 +122,8 @@ class FileStoreImpl implements FileStore {
   readonly #dirHandles = new DirHandles();
   /** Validated paths of recently used scopes. */
   readonly #pathCache = new Map<string, ScopePaths>();
+  /** Scopes whose orphaned temporaries this instance has swept. */
+  readonly #swept = new Set<string>();
   #closed = false;
 
   constructor(options: FileStoreOptions) {
@@ -174,7 +173,7 @@ class FileStoreImpl implements FileStore {
     return {
       todos: readTodoList(todos),
       todosRevision: todos.revision,
-      state: readState(state),
+      state: readState(state, markerPresent(paths.stop)).state,
       stateRevision: state.revision,
     };
   }
@@ -198,6 +197,17 @@ class FileStoreImpl implements FileStore {
     }
   }
 
+  /**
+   * Once per scope and store instance, under the lock: temporaries of writers
+   * that died are removed even when their lock vanished without a takeover.
+   */
+  #sweepOrphans(paths: ScopePaths): void {
+    if (this.#swept.has(paths.lock)) return;
+    if (this.#swept.size >= PATH_CACHE_SIZE) this.#swept.clear();
+    this.#swept.add(paths.lock);
+    removeOrphanedTemps([paths.todos, paths.state, paths.log], this.#owner.tag, this.#staleMs);
+  }
+
   async #withLock<R>(scope: Scope, paths: ScopePaths, body: (lock: HeldLock) => R): Promise<R> {
     const deadline = Date.now() + this.#timeoutMs;
     let delayMs = 1;
@@ -215,6 +225,7 @@ class FileStoreImpl implements FileStore {
       }
       if (lock !== null) {
         try {
+          this.#sweepOrphans(paths);
           return body(lock);
         } catch (error) {
           if (error instanceof LockLostError && ++lost <= MAX_LOST_LOCK_RETRIES) {
@@ -244,10 +255,13 @@ class FileStoreImpl implements FileStore {
   ): R {
     const todosDoc = readDocument(paths.todos);
     const stateDoc = readDocument(paths.state);
+    const stopMarked = markerPresent(paths.stop);
+    const todos = readTodoList(todosDoc);
+    const stored = readState(stateDoc, stopMarked);
     const out = fn({
-      todos: readTodoList(todosDoc),
+      todos,
       todosRevision: todosDoc.revision,
-      state: readState(stateDoc),
+      state: stored.state,
       stateRevision: stateDoc.revision,
     });
     if (typeof out !== "object" || out === null) {
@@ -256,28 +270,45 @@ class FileStoreImpl implements FileStore {
     if (typeof (out as { then?: unknown }).then === "function") {
       throw new TypeError("transaction callback must be synchronous, it returned a promise");
     }
-    const writes: PendingWrite[] = [];
+    const documents: DocumentWrite[] = [];
     if (out.todos !== undefined) {
       const text = serializeTodoList(
         checkTodoList(out.todos),
         nextRevision(paths.todos, todosDoc.revision),
       );
-      writes.push({ path: paths.todos, bytes: Buffer.from(text), keepAside: todosDoc.unusable });
+      documents.push({
+        path: paths.todos,
+        bytes: Buffer.from(text),
+        previous: todosDoc,
+        // A read that dropped anything keeps the original bytes before they are replaced.
+        preserve: listLosesData(todosDoc, todos),
+      });
     }
+    let stop = null;
     if (out.state !== undefined) {
-      const text = serializeState(
-        checkState(out.state),
-        nextRevision(paths.state, stateDoc.revision),
-      );
-      writes.push({ path: paths.state, bytes: Buffer.from(text), keepAside: stateDoc.unusable });
+      const state = checkState(out.state);
+      const text = serializeState(state, nextRevision(paths.state, stateDoc.revision));
+      documents.push({
+        path: paths.state,
+        bytes: Buffer.from(text),
+        previous: stateDoc,
+        preserve: stored.damaged,
+      });
+      if (state.stopped !== stopMarked) stop = { path: paths.stop, present: state.stopped };
     }
     const log = checkLogEntries(out.log);
-    if (writes.length > 0) {
-      replaceFiles(writes, this.#owner.tag, () => assertStillHeld(lock), this.#dirHandles);
-    }
-    if (log.length > 0) {
-      if (writes.length === 0) assertStillHeld(lock);
-      appendLogEntries(paths.log, log, this.#logLimit, this.#owner.tag, this.#dirHandles);
+    if (documents.length > 0 || log.length > 0) {
+      commitTransaction(
+        {
+          documents,
+          prepareLog: () =>
+            prepareLogAppend(paths.log, log, this.#logLimit, this.#owner.tag, this.#dirHandles),
+          stop,
+        },
+        this.#owner.tag,
+        () => assertStillHeld(lock),
+        this.#dirHandles,
+      );
     }
     return out.result;
   }
@@ -311,7 +342,8 @@ class FileStoreImpl implements FileStore {
       assertStillHeld(lock);
       const files = [paths.todos, paths.state, paths.log];
       let removed = false;
-      for (const file of [...files, ...files.map(asidePathFor)]) {
+      const extras = [paths.stop, previousGeneration(paths.log), ...files.flatMap(preservedCopies)];
+      for (const file of [...files, ...extras]) {
         removed = removeIfPresent(file) || removed;
       }
       if (removed) syncDirsOf(files, this.#dirHandles);
@@ -323,6 +355,11 @@ class FileStoreImpl implements FileStore {
     this.#leases.releaseAll();
     this.#dirHandles.closeAll();
   }
+}
+
+/** Whether the scope's stop marker is there: anything under its name counts (fail closed). */
+function markerPresent(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Opens (lazily: nothing is touched until the first call) a store on plain files. */
