@@ -9,6 +9,8 @@ import type {
   Scope,
   ScopeSnapshot,
   Store,
+  StoreProblem,
+  TodoList,
   TransactionResult,
 } from "../../core/types.js";
 import { resolveStoreRoot } from "../root.js";
@@ -19,6 +21,7 @@ import {
   checkTodoList,
   listLosesData,
   nextRevision,
+  type RawDocument,
   readDocument,
   readState,
   readTodoList,
@@ -37,7 +40,13 @@ import {
   lockHolder,
   newLockOwner,
 } from "./lock.js";
-import { parseLogEntry, prepareLogAppend, previousGeneration, readLogEntries } from "./log.js";
+import {
+  logUnreadable,
+  parseLogEntry,
+  prepareLogAppend,
+  previousGeneration,
+  readLogEntries,
+} from "./log.js";
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
@@ -335,6 +344,35 @@ class FileStoreImpl implements FileStore {
     return readLogEntries(paths.log, Math.min(limit ?? this.#logLimit, this.#logLimit));
   }
 
+  async problems(scope: Scope): Promise<StoreProblem[]> {
+    const paths = this.#paths(scope);
+    if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
+    const found: StoreProblem[] = [];
+    const note = (document: StoreProblem["document"], location: string, problem: string | null) => {
+      const preserved = preservedCopies(location);
+      if (problem !== null || preserved.length > 0) {
+        found.push({ document, location, problem, preserved });
+      }
+    };
+    const todos = readDocument(paths.todos);
+    note("todos", paths.todos, describeListProblem(todos, readTodoList(todos)));
+    const state = readDocument(paths.state);
+    const stored = readState(state);
+    note(
+      "state",
+      paths.state,
+      stored.damaged
+        ? state.value === undefined
+          ? "not readable as JSON"
+          : "changed outside the store (its checksum does not match)"
+        : stored.state.untrusted
+          ? "held untrusted since an unreadable read, until the next real user turn"
+          : null,
+    );
+    note("log", paths.log, logUnreadable(paths.log) ? "too big or not a file" : null);
+    return found;
+  }
+
   async deleteScope(scope: Scope): Promise<void> {
     const paths = this.#paths(scope);
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return;
@@ -355,6 +393,17 @@ class FileStoreImpl implements FileStore {
     this.#leases.releaseAll();
     this.#dirHandles.closeAll();
   }
+}
+
+/** What a list read lost, in a few words; null when it lost nothing. */
+function describeListProblem(raw: RawDocument, list: TodoList): string | null {
+  if (raw.unusable) return "not readable as JSON";
+  if (!listLosesData(raw, list)) return null;
+  const stored = Array.isArray(raw.value?.todos) ? raw.value.todos.length : 0;
+  const dropped = stored - list.todos.length;
+  return dropped > 0
+    ? `${dropped} of ${stored} entries cannot be read and are left out`
+    : "some fields of entries cannot be read and are left out";
 }
 
 /** Whether the scope's stop marker is there: anything under its name counts (fail closed). */
