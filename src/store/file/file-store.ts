@@ -50,6 +50,7 @@ import {
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
+import { announceWaiting, leaveQueue, someoneAhead } from "./wait-queue.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
 export const DEFAULT_LOG_LIMIT = 200;
@@ -63,6 +64,9 @@ export const TODO_FOLDER = "todo";
 
 /** Scopes whose validated paths an instance remembers. */
 const PATH_CACHE_SIZE = 1024;
+
+/** Longest pause between two looks at a busy lock (the head of the queue looks every 1 ms). */
+const MAX_POLL_MS = 16;
 
 /** Transactions retried after this holder's lock was taken over while it stalled. */
 const MAX_LOST_LOCK_RETRIES = 3;
@@ -218,21 +222,32 @@ class FileStoreImpl implements FileStore {
   }
 
   async #withLock<R>(scope: Scope, paths: ScopePaths, body: (lock: HeldLock) => R): Promise<R> {
-    const deadline = Date.now() + this.#timeoutMs;
+    const arrival = Date.now();
+    const deadline = arrival + this.#timeoutMs;
+    const tag = this.#owner.tag;
     let delayMs = 1;
     let lost = 0;
     let missingDirRetries = 0;
+    let waiting = false;
     for (;;) {
       this.#assertOpen();
       checkDirs(this.todoDir, paths.dirs, true, this.#verifiedDirs);
-      let lock: HeldLock | null;
+      let lock: HeldLock | null = null;
       try {
-        lock = this.#leases.acquire(paths.lock, (previous) => this.#cleanUpAfter(paths, previous));
+        if (someoneAhead(paths.lock, tag, arrival)) {
+          // Someone has waited longer: a kept lease is handed over, not reused.
+          this.#leases.release(paths.lock);
+        } else {
+          lock = this.#leases.acquire(paths.lock, (previous) =>
+            this.#cleanUpAfter(paths, previous),
+          );
+        }
       } catch (error) {
         if (!this.#folderVanished(error, ++missingDirRetries)) throw error;
         continue;
       }
       if (lock !== null) {
+        if (waiting) leaveQueue(paths.lock, tag);
         try {
           this.#sweepOrphans(paths);
           return body(lock);
@@ -252,8 +267,12 @@ class FileStoreImpl implements FileStore {
             (holder ? ` (held by pid ${holder.pid} on ${describeHost(holder)})` : ""),
         );
       }
-      await sleep(delayMs * (0.5 + Math.random()));
-      delayMs = Math.min(delayMs * 2, 32);
+      waiting = true;
+      const head = announceWaiting(paths.lock, tag, arrival);
+      // The head polls often so the lock is not left idle; the others only need
+      // to keep their place fresh.
+      await sleep(head ? 1 : delayMs * (0.5 + Math.random()));
+      delayMs = Math.min(delayMs * 2, MAX_POLL_MS);
     }
   }
 
