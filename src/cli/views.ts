@@ -1,3 +1,4 @@
+import { explainSkip } from "../core/explain/reasons.js";
 import type {
   ContinuationState,
   Decision,
@@ -11,7 +12,6 @@ import type {
   TodoSummary,
 } from "../core/types.js";
 import { unreadableMark } from "./format/problems.js";
-import { explainSkip } from "./format/reasons.js";
 import { stateWords } from "./format/state.js";
 
 /**

@@ -1,10 +1,10 @@
+import { formatCount } from "../../core/explain/numbers.js";
 import { describeScope } from "../../core/scope/index.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { CommandSpec } from "../command.js";
 import { EXIT_FAILURE } from "../errors.js";
 import { hasUnreadable, problemLines } from "../format/problems.js";
 import { formatTable } from "../format/table.js";
-import { formatCount } from "../format/time.js";
 import { storeDescription } from "../store.js";
 import { type ScopeRow, scopeRow } from "../views.js";
 
