@@ -299,7 +299,7 @@ describe("FileStore on disk", () => {
     expect(await store.listScopes()).toEqual([CRON, TUI]);
   });
 
-  it("deletes the list, the state, the log and any copy kept aside", async () => {
+  it("deletes the list, the state, the log, the stop marker and any copy kept aside", async () => {
     await store.transact(CRON, () => ({
       todos: list("a"),
       state: emptyState(),
@@ -308,6 +308,10 @@ describe("FileStore on disk", () => {
     }));
     const paths = pathsOf(CRON);
     writeFileSync(`${paths.todos}.corrupt`, "old");
+    writeFileSync(`${paths.state}.corrupt-1700000000000`, "older");
+    writeFileSync(`${paths.log}.1`, "previous generation");
+    writeFileSync(paths.stop, "");
+    writeFileSync(`${paths.lock}.wait`, "1 x");
     await store.deleteScope(CRON);
     await settle();
     for (const file of [
@@ -315,7 +319,11 @@ describe("FileStore on disk", () => {
       paths.state,
       paths.log,
       paths.lock,
+      paths.stop,
       `${paths.todos}.corrupt`,
+      `${paths.state}.corrupt-1700000000000`,
+      `${paths.log}.1`,
+      `${paths.lock}.wait`,
     ]) {
       expect(entryExists(file)).toBe(false);
     }

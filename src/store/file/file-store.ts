@@ -50,7 +50,7 @@ import {
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
-import { announceWaiting, leaveQueue, someoneAhead } from "./wait-queue.js";
+import { announceWaiting, leaveQueue, someoneAhead, waitPath } from "./wait-queue.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
 export const DEFAULT_LOG_LIMIT = 200;
@@ -399,7 +399,12 @@ class FileStoreImpl implements FileStore {
       assertStillHeld(lock);
       const files = [paths.todos, paths.state, paths.log];
       let removed = false;
-      const extras = [paths.stop, previousGeneration(paths.log), ...files.flatMap(preservedCopies)];
+      const extras = [
+        paths.stop,
+        waitPath(paths.lock),
+        previousGeneration(paths.log),
+        ...files.flatMap(preservedCopies),
+      ];
       for (const file of [...files, ...extras]) {
         removed = removeIfPresent(file) || removed;
       }
