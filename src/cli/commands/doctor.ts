@@ -6,6 +6,7 @@ import { DATABASE_URL_ENV, DIR_ENV, storeTarget } from "../global-options.js";
 export const DOCTOR_CHECKS: readonly (() => Promise<DoctorCheck>)[] = [
   async () => (await import("../../hosts/claude-code/doctor.js")).claudeCodeDoctor,
   async () => (await import("../../hosts/codex/doctor.js")).codexDoctor,
+  async () => (await import("../../hosts/gemini/doctor.js")).geminiDoctor,
   async () => (await import("../../hosts/opencode/doctor.js")).openCodeDoctor,
   async () => (await import("../../hosts/pi/doctor.js")).piDoctor,
   async () => (await import("../../store/doctor.js")).storeDoctor,

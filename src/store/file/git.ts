@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /** Files that live only for the length of one write or one lock; never committed. */
-export const TRANSIENT_PATTERNS = ["*.lock", "*.steal", "*.tmp"] as const;
+export const TRANSIENT_PATTERNS = ["*.lock", "*.steal", "*.tmp", "*.wait"] as const;
 
 /** The comment line `ensureGitignored` writes above its pattern. */
 const IGNORE_COMMENT = "# todo-continuation lists (system-managed; committed by snapshots)";
