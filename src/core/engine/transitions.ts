@@ -120,6 +120,9 @@ export function onRealUserTurn(
     parked: null,
     lastUserTurnAt: now,
     userTurnFingerprint: listFingerprint,
+    // The user is back: the budgets start afresh, so a state that could not be
+    // trusted no longer matters.
+    untrusted: false,
   };
 }
 

@@ -64,9 +64,19 @@ interface SessionTrack {
   lastAssistantText: string | undefined;
   /** Question-tool requests still waiting for the user's answer. */
   questions: Set<string>;
+  /**
+   * Whether the session has a todo list (in OpenCode or in the store);
+   * undefined until known. Until it has one nothing of it is stored: a chat
+   * that never uses todos leaves no scope and no files behind.
+   */
+  listed: boolean | undefined;
+  /** The latest user turn and assistant outcome seen before the list existed, replayed once it does. */
+  before: { userTurn: boolean; assistant: AssistantInfo | undefined; error?: unknown };
   /** Events of one session are handled in order. */
   queue: Promise<void>;
 }
+
+type AssistantInfo = Parameters<IdleEnforcer["assistantMessage"]>[1];
 
 function remember(list: string[], id: string): void {
   list.push(id);
@@ -233,6 +243,8 @@ export class OpenCodeContinuation {
         lastAssistantId: undefined,
         lastAssistantText: undefined,
         questions: new Set(),
+        listed: undefined,
+        before: { userTurn: false, assistant: undefined },
         queue: Promise.resolve(),
       };
       this.#tracks.set(sessionId, track);
@@ -259,12 +271,16 @@ export class OpenCodeContinuation {
         return this.#onIdle(ev.sessionId, track);
       case "error":
         track.busy = false;
+        if (!(await this.#hasList(ev.sessionId, track, false))) {
+          track.before.error = ev.error;
+          return;
+        }
         return this.enforcer.error(ev.sessionId, ev.error);
       case "compacted":
         this.enforcer.compacted(ev.sessionId);
         return;
       case "todos":
-        return this.#onTodos(ev.sessionId, ev.todos);
+        return this.#onTodos(ev.sessionId, ev.todos, track);
       case "question":
         if (ev.pending) track.questions.add(ev.requestId);
         else track.questions.delete(ev.requestId);
@@ -284,12 +300,48 @@ export class OpenCodeContinuation {
     track.idleForwarded = true;
     if (!this.#settings.enabled) return;
     if (await this.#isChild(sessionId, track)) return;
+    if (!(await this.#hasList(sessionId, track, true))) return;
     this.enforcer.idle(sessionId);
   }
 
-  async #onTodos(sessionId: string, raw: unknown): Promise<void> {
+  async #onTodos(sessionId: string, raw: unknown, track: SessionTrack): Promise<void> {
     const scope = this.scopeFor(sessionId);
-    if (scope) await this.runtime.setTodos(scope, todosFromOpenCode(raw));
+    if (!scope) return;
+    const todos = todosFromOpenCode(raw);
+    if (todos.length === 0 && !(await this.#hasList(sessionId, track, false))) return;
+    await this.#becomeListed(sessionId, track);
+    await this.runtime.setTodos(scope, todos);
+  }
+
+  /**
+   * Whether the session has a list: known already, or data in the store (a
+   * restart mid-session), or (when `ask`) a non-empty list in OpenCode.
+   */
+  async #hasList(sessionId: string, track: SessionTrack, ask: boolean): Promise<boolean> {
+    if (track.listed) return true;
+    const scope = this.scopeFor(sessionId);
+    if (!scope) return false;
+    if (track.listed === undefined) {
+      const stored = await this.runtime.store.read(scope);
+      const known =
+        stored.todos.todos.length > 0 || (await this.runtime.store.readLog(scope, 1)).length > 0;
+      track.listed = known;
+      if (known) return true;
+    }
+    if (!ask || (await this.#fetchTodos(sessionId)).length === 0) return false;
+    await this.#becomeListed(sessionId, track);
+    return true;
+  }
+
+  /** From now on the session is stored: first what happened before its list existed. */
+  async #becomeListed(sessionId: string, track: SessionTrack): Promise<void> {
+    if (track.listed) return;
+    track.listed = true;
+    const { userTurn, assistant, error } = track.before;
+    track.before = { userTurn: false, assistant: undefined };
+    if (userTurn) await this.enforcer.userMessage(sessionId);
+    if (assistant) await this.enforcer.assistantMessage(sessionId, assistant);
+    if (error !== undefined) await this.enforcer.error(sessionId, error);
   }
 
   async #onUserMessage(
@@ -333,6 +385,10 @@ export class OpenCodeContinuation {
       });
       return;
     }
+    if (!(await this.#hasList(ev.sessionId, track, false))) {
+      track.before = { userTurn: true, assistant: undefined };
+      return;
+    }
     await this.enforcer.userMessage(ev.sessionId);
   }
 
@@ -348,7 +404,7 @@ export class OpenCodeContinuation {
       track.lastAssistantId = ev.messageId;
       track.lastAssistantText = undefined;
     }
-    const info: Parameters<IdleEnforcer["assistantMessage"]>[1] = {};
+    const info: AssistantInfo = {};
     if (ev.agent !== undefined && !ev.summary) info.agent = ev.agent;
     if (ev.model !== undefined && !ev.summary) info.model = ev.model;
     if (ev.completed && !track.recorded.includes(ev.messageId)) {
@@ -360,6 +416,13 @@ export class OpenCodeContinuation {
       info.usage = usageFromOpenCode(ev.tokens);
       info.turnId = ev.messageId;
       info.injected = ev.parentId !== undefined && track.injectedUsers.includes(ev.parentId);
+    }
+    if (!(await this.#hasList(ev.sessionId, track, false))) {
+      // Kept in memory only: the agent and model, and the outcome to replay once a list exists.
+      if (info.stopReason) track.before = { ...track.before, assistant: info, error: undefined };
+      const { stopReason: _s, usage: _u, turnId: _t, injected: _i, ...memory } = info;
+      await this.enforcer.assistantMessage(ev.sessionId, memory);
+      return;
     }
     await this.enforcer.assistantMessage(ev.sessionId, info);
   }
@@ -463,7 +526,33 @@ export class OpenCodeContinuation {
     }
   }
 
+  /** Scopes whose unreadable files were already reported: once each, not on every idle. */
+  readonly #reportedProblems = new Set<string>();
+
+  /** Reports files of the scope the store cannot read, once per scope (and once more on state-unreadable). */
+  async #reportProblems(scope: Scope, entry: DecisionLogEntry): Promise<void> {
+    const unreadableState = entry.reason === "state-unreadable";
+    const key = unreadableState ? `state:${scope.key}` : scope.key;
+    if (this.#reportedProblems.has(key)) return;
+    this.#reportedProblems.add(key);
+    const problems = ((await this.runtime.store.problems?.(scope)) ?? []).filter(
+      (p) => p.problem !== null,
+    );
+    if (problems.length === 0 && !unreadableState) return;
+    const files = problems.map((p) => `${p.location} (${p.problem})`).join("; ");
+    this.#log(
+      "warn",
+      unreadableState
+        ? `stored state cannot be trusted${files ? `: ${files}` : ""}; no nudges until the user's next message`
+        : `stored files cannot be read: ${files}; a copy is kept before they are replaced`,
+      { scope: scope.key },
+    );
+  }
+
   #logDecision(scope: Scope, entry: DecisionLogEntry): void {
+    this.#reportProblems(scope, entry).catch((error) =>
+      this.#log("debug", `checking stored files failed: ${message(error)}`),
+    );
     this.#log("debug", `decision ${entry.action}${entry.reason ? ` (${entry.reason})` : ""}`, {
       scope: scope.key,
       trigger: entry.trigger,
