@@ -62,7 +62,7 @@ describe("runWakeLoop", () => {
         return { stopReason: "transient_error" };
       },
     });
-    expect(result).toEqual({ state: "idle", cycles: 1, lastSkip: "retries-exhausted" });
+    expect(result).toMatchObject({ state: "idle", cycles: 1, lastSkip: "retries-exhausted" });
     expect(nudges[1]).toBe(RETRY_TEXT);
     expect(slept).toEqual([runtime.limits.errorBackoffMs]);
   });

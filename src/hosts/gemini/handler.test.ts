@@ -88,6 +88,8 @@ describe("handleGeminiHookEvent", () => {
     await w.prompt("[System: You successfully executed a tool but returned an empty response.]");
     expect(JSON.parse((await w.stop("Some text.")).stdout)).toEqual({});
     await w.prompt("Go on.");
+    // After the user speaks, a nudge needs the agent to work its list again.
+    await w.write([{ description: "Write", status: "in_progress" }]);
     expect(blocks((await w.stop("Some more text.")).stdout)).toBe(true);
   });
 
