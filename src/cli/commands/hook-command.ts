@@ -1,3 +1,4 @@
+import { HOOK_RUNNERS, loadHookRunner } from "../../hosts/hooks.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import type { GlobalOptions } from "../global-options.js";
@@ -36,11 +37,14 @@ export const hookCommand: CommandSpec = {
   examples: ["hook claude-code < stop-event.json"],
   async run(ctx) {
     const [host, ...rest] = ctx.positionals;
-    if (host !== "claude-code") {
+    // The hook itself is host code; the command only forwards to it.
+    const run = await loadHookRunner(host);
+    if (run === null) {
+      const hosts = Object.keys(HOOK_RUNNERS).join(", ");
       throw new UsageError(
         host === undefined
           ? "hook: name the host, as in `hook claude-code`"
-          : `hook: unknown host ${JSON.stringify(host)}; the only host with hooks is claude-code`,
+          : `hook: unknown host ${JSON.stringify(host)}; the hosts with hooks are: ${hosts}`,
         "hook",
       );
     }
@@ -48,7 +52,6 @@ export const hookCommand: CommandSpec = {
       ...rest,
       ...forwardGlobals(ctx.global, ["dir", "databaseUrl", "schema", "preset"]),
     ];
-    const { runClaudeCodeHook } = await import("./hook.js");
-    return runClaudeCodeHook(argv, ctx.io);
+    return run(argv, ctx.io);
   },
 };
