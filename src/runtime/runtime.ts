@@ -183,10 +183,15 @@ export class ContinuationRuntime {
     const next = Array.isArray(todos) ? { ...emptyList(), todos } : todos;
     // Through the parser: a host's malformed entry is dropped, never trusted.
     const list = parseTodoList(next);
-    await this.store.transact(scope, (snap) => ({
-      todos: { ...list, nextId: Math.max(list.nextId, snap.todos.nextId) },
-      result: undefined,
-    }));
+    const text = JSON.stringify([list.todos, list.phases]);
+    await this.store.transact(scope, (snap) => {
+      const nextId = Math.max(list.nextId, snap.todos.nextId);
+      // Hosts resend their whole list on every idle; the same list is not written again.
+      const same =
+        nextId === snap.todos.nextId &&
+        text === JSON.stringify([snap.todos.todos, snap.todos.phases]);
+      return same ? { result: undefined } : { todos: { ...list, nextId }, result: undefined };
+    });
   }
 
   /**

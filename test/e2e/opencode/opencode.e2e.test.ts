@@ -145,6 +145,23 @@ describe("OpenCode plugin against the real OpenCode", () => {
       status: string;
     }[];
     expect(todos.map((t) => t.status)).toEqual(["completed", "completed"]);
+
+    // Idle to nudge: from the reply that ended the turn to the nudge's request, past the countdown.
+    const scripted = model.chatRequests({ scripted: true });
+    const latencies = nudges.map((nudge) => {
+      const ended = scripted[scripted.indexOf(nudge) - 1]?.finishedAt;
+      if (ended === undefined) throw new Error("the turn before a nudge has no finished reply");
+      return nudge.at - ended - COUNTDOWN_MS;
+    });
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const p50 = sorted[Math.floor((sorted.length - 1) / 2)] as number;
+    console.log(
+      `opencode idle -> nudge request beyond the ${COUNTDOWN_MS} ms countdown: ` +
+        `${latencies.join(", ")} ms (p50 ${p50} ms; target 60 ms on a quiet machine)`,
+    );
+    // A regression guard, loose on purpose: shared CI machines are slow and noisy.
+    expect(p50).toBeGreaterThanOrEqual(0);
+    expect(p50).toBeLessThan(1_000);
   });
 
   it("gives up at the budget when the agent makes no progress", async () => {

@@ -80,3 +80,18 @@ describe("runIdle with a countdown's preview", () => {
     await store.close();
   });
 });
+
+describe("setTodos", () => {
+  it("writes a host's list only when it differs from the stored one", async () => {
+    const store = new MemoryStore();
+    const runtime = new ContinuationRuntime({ store, now: () => 1_000_000 });
+    await runtime.setTodos(scope, open);
+    const first = await store.read(scope);
+    await runtime.setTodos(scope, structuredClone(open));
+    expect((await store.read(scope)).todosRevision).toBe(first.todosRevision);
+    await runtime.setTodos(scope, [...open, { content: "ship it", status: "pending" }]);
+    const changed = await store.read(scope);
+    expect(changed.todosRevision).toBe(first.todosRevision + 1);
+    expect(changed.todos.todos).toHaveLength(3);
+  });
+});
