@@ -15,6 +15,7 @@ import { benchFileStore } from "../store/file/bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
+import { benchIdleToNudge } from "./idle.js";
 import { benchPiToolCall } from "./pi.js";
 import { percentile, summarizeRuns } from "./stats.js";
 
@@ -35,7 +36,16 @@ const json = process.argv.includes("--json");
 const markdown = process.argv.includes("--markdown");
 const quick = process.argv.includes("--quick");
 /** `--only decision,pi`: run only these groups (all by default). */
-const GROUPS = ["decision", "pi", "nudge", "filestore", "memory", "hook", "postgres"] as const;
+const GROUPS = [
+  "decision",
+  "pi",
+  "nudge",
+  "filestore",
+  "memory",
+  "idle",
+  "hook",
+  "postgres",
+] as const;
 const only = onlyGroups(process.argv);
 
 function onlyGroups(argv: readonly string[]): Set<string> {
@@ -134,6 +144,7 @@ async function main(): Promise<void> {
   if (only.has("nudge")) await nudgeRows(runs);
   if (only.has("filestore")) await fileStoreRows(runs);
   if (only.has("memory")) await memoryRows();
+  if (only.has("idle")) await idleRows();
   if (only.has("hook")) await hookRows();
   if (only.has("postgres")) await postgresRows();
   report();
@@ -219,6 +230,24 @@ async function memoryRows(): Promise<void> {
     target: `<= ${Math.floor(limitPerSession)} (20 MB / 10,000)`,
     ok: perSession <= limitPerSession,
   });
+}
+
+async function idleRows(): Promise<void> {
+  say("idle to nudge through the enforcer (file store, no debounce or countdown)...");
+  const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
+  try {
+    const samples = await benchIdleToNudge({ iterations: quick ? 30 : 100, dir });
+    add({
+      name: "enforcer.idle_to_nudge.p50_ms",
+      value: round(percentile(samples, 50)),
+      unit: "ms",
+      target: null,
+      ok: null,
+      p99: round(percentile(samples, 99)),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function hookRows(): Promise<void> {

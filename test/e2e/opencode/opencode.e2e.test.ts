@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -20,6 +21,16 @@ import {
   startOpenCode,
   waitFor,
 } from "./opencode-host.js";
+
+/** Median milliseconds of `node -e ""`: how loaded the machine is right now. */
+function bareNodeStartMs(): number {
+  const runs = Array.from({ length: 5 }, () => {
+    const start = performance.now();
+    spawnSync(process.execPath, ["-e", ""]);
+    return performance.now() - start;
+  }).sort((a, b) => a - b);
+  return runs[2] as number;
+}
 
 /** The heading of the default preset's nudge (inline-list style). */
 const NUDGE_HEADING = "Open todos remain";
@@ -159,9 +170,10 @@ describe("OpenCode plugin against the real OpenCode", () => {
       `opencode idle -> nudge request beyond the ${COUNTDOWN_MS} ms countdown: ` +
         `${latencies.join(", ")} ms (p50 ${p50} ms; target 60 ms on a quiet machine)`,
     );
-    // A regression guard, loose on purpose: shared CI machines are slow and noisy.
+    // A regression guard, loose on purpose: never before the countdown ends, and within a
+    // second, or 20 bare node starts when the machine is so loaded that those are slower.
     expect(p50).toBeGreaterThanOrEqual(0);
-    expect(p50).toBeLessThan(1_000);
+    expect(p50).toBeLessThan(Math.max(1_000, 20 * bareNodeStartMs()));
   });
 
   it("gives up at the budget when the agent makes no progress", async () => {
