@@ -62,8 +62,8 @@ function onlyGroups(argv: readonly string[]): Set<string> {
 const rows: BenchRow[] = [];
 
 function say(line: string): void {
-  // With --json, stdout carries only the JSON array; progress goes to stderr.
-  (json ? process.stderr : process.stdout).write(`${line}\n`);
+  // With --json or --markdown, stdout carries only the result; progress goes to stderr.
+  (json || markdown ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 function add(row: BenchRow): void {
