@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "../core/types.js";
 import { createFileStore } from "../store/file/file-store.js";
-import { ensureGitignored } from "../store/file/git.js";
 import { DATABASE_URL_ENV } from "../store/postgres/options.js";
 
 /**
@@ -116,6 +115,8 @@ export async function openHookStore(options: HookStoreOptions): Promise<Store> {
   }
   const { root, project } = options;
   if (project !== undefined && !existsSync(root) && existsSync(join(project, ".git"))) {
+    // Only on a project's first hook: the git helpers (and child_process) load only then.
+    const { ensureGitignored } = await import("../store/file/git.js");
     await ensureGitignored(project, root).catch(() => false);
   }
   return createFileStore({ root });
