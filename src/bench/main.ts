@@ -15,6 +15,7 @@ import { benchFileStore } from "../store/file/bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
+import { benchHookLatency } from "./hook-latency.js";
 import { benchIdleToNudge } from "./idle.js";
 import { benchPiToolCall } from "./pi.js";
 import { percentile, summarizeRuns } from "./stats.js";
@@ -97,6 +98,19 @@ function micro(
   });
 }
 
+function msRow(name: string, runs: number[][]): BenchRow {
+  const stats = summarizeRuns(runs);
+  return {
+    name,
+    value: round(stats.p50),
+    unit: "ms",
+    target: null,
+    ok: null,
+    p99: round(stats.p99),
+    spread: round(stats.spread),
+  };
+}
+
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
@@ -145,7 +159,7 @@ async function main(): Promise<void> {
   if (only.has("filestore")) await fileStoreRows(runs);
   if (only.has("memory")) await memoryRows();
   if (only.has("idle")) await idleRows();
-  if (only.has("hook")) await hookRows();
+  if (only.has("hook")) await hookRows(runs);
   if (only.has("postgres")) await postgresRows();
   report();
 }
@@ -250,7 +264,7 @@ async function idleRows(): Promise<void> {
   }
 }
 
-async function hookRows(): Promise<void> {
+async function hookRows(runs: number): Promise<void> {
   say("Claude Code hook process vs a bare node start...");
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
   try {
@@ -274,6 +288,21 @@ async function hookRows(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+
+  say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
+  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 10));
+  const codexHook = hookRuns.map((r) => r.codex);
+  const claudeHook = hookRuns.map((r) => r.claudeCode);
+  add(msRow("hook.codex.stop.p50_ms", codexHook));
+  add(msRow("hook.claude-code.stop.p50_ms", claudeHook));
+  const hookRatio = summarizeRuns(codexHook).p50 / summarizeRuns(claudeHook).p50;
+  add({
+    name: "hook.codex_vs_claude_code.ratio",
+    value: round(hookRatio),
+    unit: "x",
+    target: "<= 1.1",
+    ok: hookRatio <= 1.1,
+  });
 }
 
 async function postgresRows(): Promise<void> {

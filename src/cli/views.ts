@@ -1,3 +1,4 @@
+import { explainSkip } from "../core/explain/reasons.js";
 import type {
   ContinuationState,
   Decision,
@@ -9,7 +10,6 @@ import type {
   TodoList,
   TodoSummary,
 } from "../core/types.js";
-import { explainSkip } from "./format/reasons.js";
 import { stateWords } from "./format/state.js";
 
 /**

@@ -1,4 +1,4 @@
-import { explainSkip } from "../cli/format/reasons.js";
+import { explainSkip } from "../core/explain/reasons.js";
 import { canonicalText } from "../core/todo/model.js";
 import type { ContinuationRuntime, IdleResult } from "../runtime/runtime.js";
 import type { DemoClock, SimulatedAgent } from "./agent.js";

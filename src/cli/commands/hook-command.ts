@@ -24,8 +24,11 @@ export function forwardGlobals(
 
 export const hookCommand: CommandSpec = {
   name: "hook",
-  summary: "Answer one Claude Code hook event (run by Claude Code, not by hand)",
-  usage: ["hook claude-code [--preset <name>] < event.json"],
+  summary: "Answer one Claude Code or Codex hook event (run by the host, not by hand)",
+  usage: [
+    "hook claude-code [--preset <name>] < event.json",
+    "hook codex [--preset <name>] < event.json",
+  ],
   details: [
     "Reads a hook event (Stop, UserPromptSubmit, PostToolUse, ...) as JSON on stdin and prints",
     "Claude Code's answer. Always exits 0 once running: its own errors allow the stop and are",

@@ -1,8 +1,8 @@
+import { formatCount } from "../../core/explain/numbers.js";
 import { describeScope } from "../../core/scope/index.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { CommandSpec } from "../command.js";
 import { formatTable } from "../format/table.js";
-import { formatCount } from "../format/time.js";
 import { storeDescription } from "../store.js";
 import { type ScopeRow, scopeRow } from "../views.js";
 

@@ -1,4 +1,5 @@
 import { countStatuses, describeCounts } from "../../core/dialects/display.js";
+import { formatTimestamp } from "../../core/explain/numbers.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { CommandSpec } from "../command.js";
 import {
@@ -8,7 +9,6 @@ import {
   reminderLine,
   suppressorLines,
 } from "../format/state.js";
-import { formatTimestamp } from "../format/time.js";
 import { formatTodoTree, markLegend } from "../format/tree.js";
 import { countsOf, type ShowView } from "../views.js";
 

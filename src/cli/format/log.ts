@@ -1,8 +1,8 @@
+import { formatCount, formatTimestamp } from "../../core/explain/numbers.js";
 import type { DecisionLogEntry } from "../../core/types.js";
 import type { Style } from "../style.js";
 import { decisionPhrase } from "./state.js";
 import { formatTable } from "./table.js";
-import { formatCount, formatTimestamp } from "./time.js";
 
 function colourFor(entry: DecisionLogEntry, style: Style): (text: string) => string {
   if (entry.action === "inject") return entry.delivered === false ? style.red : style.green;

@@ -1,5 +1,14 @@
 import { isSafeOutcome } from "../../core/engine/decide.js";
 import { judgeStagnation } from "../../core/engine/stagnation.js";
+import {
+  formatAgo,
+  formatCount,
+  formatDuration,
+  limitCount,
+  limitDuration,
+  plural,
+} from "../../core/explain/numbers.js";
+import { REASON_TITLES } from "../../core/explain/reasons.js";
 import type {
   ContinuationState,
   DecisionLogEntry,
@@ -8,15 +17,6 @@ import type {
   TodoSummary,
   TurnOutcome,
 } from "../../core/types.js";
-import { REASON_TITLES } from "./reasons.js";
-import {
-  formatAgo,
-  formatCount,
-  formatDuration,
-  limitCount,
-  limitDuration,
-  plural,
-} from "./time.js";
 
 /**
  * The budget of the open episode as "used of limit" pairs. With the list's

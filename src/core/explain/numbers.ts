@@ -1,6 +1,6 @@
-import { UNLIMITED } from "../../core/engine/limits.js";
+import { UNLIMITED } from "../engine/limits.js";
 
-/** Human-readable times and numbers for the CLI, independent of the machine's locale. */
+/** Human-readable times and numbers for every consumer, independent of the machine's locale. */
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,7 +1,7 @@
-import { cooldownDelay } from "../../core/engine/cooldown.js";
-import { SAFE_STOP_REASONS } from "../../core/engine/decide.js";
-import { judgeStagnation } from "../../core/engine/stagnation.js";
-import type { ContinuationState, Limits, SkipReason, TodoSummary } from "../../core/types.js";
+import { cooldownDelay } from "../engine/cooldown.js";
+import { SAFE_STOP_REASONS } from "../engine/decide.js";
+import { judgeStagnation } from "../engine/stagnation.js";
+import type { ContinuationState, Limits, SkipReason, TodoSummary } from "../types.js";
 import {
   formatAgo,
   formatCount,
@@ -9,7 +9,7 @@ import {
   limitCount,
   limitDuration,
   plural,
-} from "./time.js";
+} from "./numbers.js";
 
 /** What a reason is about, for the facts it quotes. */
 export interface ReasonContext {

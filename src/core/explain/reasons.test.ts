@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyState } from "../../core/engine/state.js";
-import type { Episode, Limits, SkipReason, TodoSummary } from "../../core/types.js";
+import { emptyState } from "../engine/state.js";
+import type { Episode, Limits, SkipReason, TodoSummary } from "../types.js";
 import { explainSkip, REASON_TITLES, type ReasonContext } from "./reasons.js";
 
 const limits: Limits = {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { UNLIMITED } from "../../core/engine/limits.js";
+import { UNLIMITED } from "../engine/limits.js";
 import {
   formatAgo,
   formatCount,
@@ -9,7 +9,7 @@ import {
   limitCount,
   limitDuration,
   plural,
-} from "./time.js";
+} from "./numbers.js";
 
 describe("formatDuration", () => {
   it("shows the two largest units and drops a zero second unit", () => {
