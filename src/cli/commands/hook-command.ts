@@ -24,16 +24,17 @@ export function forwardGlobals(
 
 export const hookCommand: CommandSpec = {
   name: "hook",
-  summary: "Answer one Claude Code or Codex hook event (run by the host, not by hand)",
+  summary: "Answer one Claude Code, Codex or Gemini CLI hook event (run by the host, not by hand)",
   usage: [
     "hook claude-code [--preset <name>] < event.json",
     "hook codex [--preset <name>] < event.json",
+    "hook gemini [--preset <name>] < event.json",
   ],
   details: [
     "Reads a hook event (Stop, UserPromptSubmit, PostToolUse, ...) as JSON on stdin and prints",
     "Claude Code's answer. Always exits 0 once running: its own errors allow the stop and are",
     "explained on stderr. `install claude-code` puts this command into Claude Code's settings.",
-    "Run `hook claude-code --help` for its options.",
+    "`install codex` and `install gemini` do the same for theirs. Run `hook <host> --help` for options.",
   ],
   args: { min: 1, max: Number.MAX_SAFE_INTEGER },
   passthrough: true,
