@@ -266,8 +266,9 @@ export class IdleEnforcer {
       }
       if (stale()) return;
       const countdownMs = this.#o.countdownMs ?? 0;
+      let preview: Awaited<ReturnType<ContinuationRuntime["explain"]>> | undefined;
       if (countdownMs > 0 && !signals.recovering) {
-        const preview = await this.#o.runtime.explain(scope, signals);
+        preview = await this.#o.runtime.explain(scope, signals);
         if (stale()) return;
         if (preview.decision.action === "inject") {
           await this.#o.onCountdown?.(sessionId, countdownMs);
@@ -281,6 +282,7 @@ export class IdleEnforcer {
       const result = await this.#o.runtime.runIdle(scope, {
         signals,
         trigger: "idle",
+        ...(preview ? { preview } : {}),
         deliver: async (nudge) => {
           if (stale()) throw new CancelledDelivery();
           await this.#o.deliver(sessionId, nudge, { agent: track.agent, model: track.model });
