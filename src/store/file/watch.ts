@@ -49,7 +49,8 @@ export function watchFileStore(
     const key = filename === null ? null : scopeKeyOfFile(filename.toString());
     if (key === "transient") return;
     if (key === null) pending = "all";
-    else if (pending !== "all") (pending ??= new Set()).add(key);
+    else if (pending === null) pending = new Set([key]);
+    else if (pending !== "all") pending.add(key);
     timer ??= setTimeout(flush, settleMs);
   });
   // A watcher error (the folder removed) must not crash the process; the page keeps its last view.
