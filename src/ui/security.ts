@@ -52,13 +52,17 @@ export function crossSiteProblem(
   return null;
 }
 
-/** Headers on every response: no framing, no sniffing, no token in a Referer, scripts only from here. */
+/**
+ * Headers on every response: no framing, no sniffing, scripts only from here, and no token in
+ * a Referer to another site ("same-origin" rather than "no-referrer", which would make the
+ * browser send `Origin: null` on the page's own form posts).
+ */
 export const SECURITY_HEADERS: Record<string, string> = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "cache-control": "no-store",
   "cross-origin-resource-policy": "same-origin",
 };

@@ -20,7 +20,7 @@ export function layout(ctx: PageContext, title: string, body: Html): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title} · todo-continuation</title>
 <link rel="stylesheet" href="${link(ctx, "/assets/style.css")}">
 <script src="${link(ctx, "/assets/app.js")}" defer></script>
