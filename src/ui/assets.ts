@@ -27,6 +27,7 @@ th { font-size: .9em; color: var(--dim); font-weight: 600; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .budgets { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: auto auto; gap: 0 .4em; font-size: .8em; }
 .budgets li { display: contents; }
+.budgets.detailed { grid-template-columns: auto auto auto; font-size: .95em; max-width: 30em; }
 .budget-name { color: var(--dim); }
 meter { width: 6em; }
 .state { padding: .05em .45em; border-radius: 3px; font-size: .9em; white-space: nowrap; border: 1px solid currentColor; }

@@ -149,10 +149,14 @@ export function budgetBars(
  * the same decision the hosts make (a dry run), so the page never disagrees
  * with `why`.
  */
-export function stateOf(snapshot: ScopeSnapshot, decision: Decision): ScopeStateName {
+export function stateOf(
+  snapshot: ScopeSnapshot,
+  summary: TodoSummary,
+  decision: Decision,
+): ScopeStateName {
   if (snapshot.state.stopped) return "stopped";
   if (decision.action === "inject") return "nudging";
-  if (decision.reason === "only-blocked-todos") return "parked";
+  if (summary.actionable === 0 && summary.blocked > 0) return "parked";
   if (decision.reason === "continuation-stopped") return "stopped";
   if (OUT_OF_BUDGET.has(decision.reason)) return "out-of-budget";
   // Between two nudges of an open episode the last turn is already answered.
@@ -188,7 +192,7 @@ export function overviewRow(input: {
   now: number;
 }): OverviewRow {
   const { scope, label, snapshot, summary, decision, last, limits, now } = input;
-  const state = stateOf(snapshot, decision);
+  const state = stateOf(snapshot, summary, decision);
   const host = scopeHost(scope);
   return {
     key: scope.key,

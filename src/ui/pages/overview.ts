@@ -26,11 +26,14 @@ function budgetText(b: BudgetBar): string {
   return `${b.name} ${budgetValue(b)} ${limit}`;
 }
 
-export function budgetMeters(budgets: readonly BudgetBar[]): Html {
+/** One meter per budget; `detailed` adds the numbers in text beside each. */
+export function budgetMeters(budgets: readonly BudgetBar[], detailed = false): Html {
   if (budgets.length === 0) return html``;
-  return html`<ul class="budgets">${budgets.map(
+  return html`<ul class="budgets${detailed ? " detailed" : ""}">${budgets.map(
     (b) =>
-      html`<li><span class="budget-name">${b.name}</span><meter min="0" max="1" value="${b.fraction.toFixed(3)}" aria-label="${budgetText(b)}" title="${budgetText(b)}" high="0.8" optimum="0"></meter></li>`,
+      html`<li><span class="budget-name">${b.name}</span><meter min="0" max="1" value="${b.fraction.toFixed(3)}" aria-label="${budgetText(b)}" title="${budgetText(b)}" high="0.8" optimum="0"></meter>${
+        detailed ? html`<span>${budgetText(b).slice(b.name.length + 1)}</span>` : ""
+      }</li>`,
   )}</ul>`;
 }
 

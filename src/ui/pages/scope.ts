@@ -104,7 +104,7 @@ ${data.why.nudge === null ? "" : html`<details><summary>The nudge it would send<
 </section>`
 }
 <section aria-labelledby="budget-h"><h2 id="budget-h">Budgets of the open episode</h2>
-${row.episodeId === null ? html`<p class="dim">No episode is open.</p>` : budgetMeters(row.budgets)}
+${row.episodeId === null ? html`<p class="dim">No episode is open.</p>` : budgetMeters(row.budgets, true)}
 </section>
 <section aria-labelledby="list-h"><h2 id="list-h">The list</h2>
 ${data.todos === null ? html`<p class="dim">Not available.</p>` : todoTree(data.todos)}

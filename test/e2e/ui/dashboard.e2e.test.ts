@@ -129,6 +129,9 @@ describe("todo-continuation ui in a real browser", () => {
     if (SCREENSHOTS) {
       await mkdir(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOTS, "ui-overview.png") });
+      await page.getByRole("link", { name: "demo session restart", exact: true }).click();
+      await page.setViewportSize({ width: 900, height: 640 });
+      await page.screenshot({ path: join(SCREENSHOTS, "ui-scope.png"), fullPage: true });
     }
     await page.close();
   });
@@ -137,21 +140,16 @@ describe("todo-continuation ui in a real browser", () => {
     const page = await openOverview();
     const state = row(page, "demo session finisher").locator(".state");
     expect(await state.textContent()).not.toBe("stopped by the user");
-    await page.evaluate(() => {
-      (window as unknown as { marker: boolean }).marker = true;
-    });
+    // Browser-side code as strings: this project's type-check has no DOM types.
+    await page.evaluate("window.marker = true");
     await cli(dir, "stop", "finisher");
     await page.waitForFunction(
-      () =>
-        document.querySelector("tr[data-key='session/sdemo.sfinisher'] .state")?.textContent ===
-        "stopped by the user",
+      `document.querySelector("tr[data-key='session/sdemo.sfinisher'] .state")?.textContent === "stopped by the user"`,
       undefined,
       { timeout: 3000 },
     );
     // Same document: the change arrived live, not through a navigation.
-    expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(
-      true,
-    );
+    expect(await page.evaluate("window.marker")).toBe(true);
     await cli(dir, "resume", "finisher");
     await page.close();
   });
@@ -161,7 +159,6 @@ describe("todo-continuation ui in a real browser", () => {
     await page.getByRole("link", { name: "e2e session worker", exact: true }).click();
     await page.waitForSelector("body[data-live='1']");
     expect(await page.locator("#live").textContent()).toContain("Would nudge at the next idle.");
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "ui-scope.png") });
     await page.getByText("Stop…").click();
     await page.getByRole("button", { name: "Confirm: stop nudging" }).click();
     await page.getByText("Stopped: no nudges until it is resumed.").waitFor();
@@ -175,7 +172,7 @@ describe("todo-continuation ui in a real browser", () => {
     expect(delivered).toEqual([]);
     // The skip this other process logged reaches the page as well.
     await page.waitForFunction(
-      () => document.querySelector("#live")?.textContent?.includes("continuation-stopped"),
+      `document.querySelector("#live")?.textContent?.includes("continuation-stopped")`,
       undefined,
       { timeout: 3000 },
     );
@@ -246,23 +243,9 @@ describe("todo-continuation ui in a real browser", () => {
     for (const url of [ui.url, scopeUrl]) {
       await page.goto(url);
       await page.addScriptTag({ path: axePath });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{
-                violations: { id: string; impact: string | null; nodes: unknown[] }[];
-              }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run();
-        return result.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          nodes: v.nodes.length,
-        }));
-      });
+      const violations = (await page.evaluate(
+        `axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
+      )) as { id: string; impact: string | null; nodes: number }[];
       const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(serious, `${url}: ${JSON.stringify(violations)}`).toEqual([]);
     }

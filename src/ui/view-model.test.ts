@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import { resolveScope } from "../core/scope/scope.js";
+import type { DecisionLogEntry } from "../core/types.js";
+import { ContinuationRuntime } from "../runtime/runtime.js";
+import { MemoryStore } from "../store/memory/memory-store.js";
+import {
+  DEFAULT_QUERY,
+  type OverviewRow,
+  overviewRow,
+  parseQuery,
+  problemOf,
+  scopeHost,
+  selectRows,
+  unreadableRow,
+} from "./view-model.js";
+
+const worker = resolveScope({ kind: "session", host: "claude-code", sessionId: "w1" })!;
+const cron = resolveScope({ kind: "cron", jobId: "nightly" })!;
+
+async function rowFor(
+  setup: (runtime: ContinuationRuntime) => Promise<void>,
+  last: DecisionLogEntry | null = null,
+): Promise<OverviewRow> {
+  const runtime = new ContinuationRuntime({
+    store: new MemoryStore(),
+    now: () => 1_000_000,
+    limits: { maxAutoTurns: 2 },
+  });
+  await setup(runtime);
+  const snapshot = await runtime.store.read(worker);
+  const { decision, summary } = runtime.preview(snapshot);
+  return overviewRow({
+    scope: worker,
+    label: "worker",
+    snapshot,
+    summary,
+    decision,
+    last,
+    limits: runtime.limits,
+    now: runtime.now(),
+  });
+}
+
+const openWork = async (runtime: ContinuationRuntime) => {
+  await runtime.setTodos(worker, [
+    { content: "a", status: "pending" },
+    { content: "b", status: "completed" },
+  ]);
+  await runtime.turnStarted(worker, { real: true });
+  await runtime.turnEnded(worker, { stopReason: "stop" });
+};
+
+describe("overview rows", () => {
+  it("names the host of each kind of scope", () => {
+    expect(scopeHost(worker)).toBe("claude-code");
+    expect(scopeHost(cron)).toBe("cron");
+    expect(scopeHost(resolveScope({ kind: "tui" })!)).toBe("tui");
+  });
+
+  it("judges the state by the engine's own dry run", async () => {
+    expect((await rowFor(openWork)).state).toBe("nudging");
+    expect(
+      (
+        await rowFor(async (r) => {
+          await openWork(r);
+          await r.stop(worker);
+        })
+      ).state,
+    ).toBe("stopped");
+    expect(
+      (
+        await rowFor((r) =>
+          r.setTodos(worker, [{ content: "x", status: "blocked", blockedReason: "review" }]),
+        )
+      ).state,
+    ).toBe("parked");
+    expect((await rowFor(async () => {})).state).toBe("idle");
+  });
+
+  it("shows a scope that stopped making progress as out of budget, with its bars", async () => {
+    const row = await rowFor(async (r) => {
+      await openWork(r);
+      // A nudge, then a turn that changed nothing: the stagnation budget is spent.
+      await r.runIdle(worker, { deliver: () => {} });
+      await r.turnEnded(worker, { stopReason: "stop", injected: true });
+    });
+    expect(row.state).toBe("out-of-budget");
+    expect(row.budgets.find((b) => b.name === "nudges")).toEqual({
+      name: "nudges",
+      used: 1,
+      limit: 2,
+      fraction: 0.5,
+    });
+    expect(row.budgets.find((b) => b.name === "stagnation")?.fraction).toBe(1);
+    expect(row.episodeId).not.toBeNull();
+    expect(row.counts).toMatchObject({ open: 1, done: 1 });
+  });
+
+  it("puts the last decision in words", async () => {
+    const last: DecisionLogEntry = {
+      at: 5,
+      action: "skip",
+      reason: "only-blocked-todos",
+      episodeId: null,
+      autoTurns: 0,
+      tokens: 0,
+      stagnation: 0,
+      actionable: 0,
+      blocked: 1,
+      nudgeChars: null,
+      nudgeTokens: null,
+      trigger: "idle",
+    };
+    expect((await rowFor(openWork, last)).last?.words).toBe("skipped: only blocked items remain");
+  });
+
+  it("keeps an unreadable scope as a row naming its preserved copy", () => {
+    const error = Object.assign(new Error("state is not JSON"), {
+      preservedCopy: "/s/todo/.state/tui.json.corrupt",
+    });
+    const row = unreadableRow(worker, "worker", problemOf(error));
+    expect(row).toMatchObject({
+      state: "unreadable",
+      problem: { message: "state is not JSON", preservedCopy: "/s/todo/.state/tui.json.corrupt" },
+    });
+    expect(problemOf("plain").preservedCopy).toBeNull();
+  });
+});
+
+describe("filter and sort", () => {
+  const base = (key: string, host: string, state: OverviewRow["state"], open: number, at: number) =>
+    ({
+      key,
+      kind: "session",
+      host,
+      label: key,
+      counts: { open, blocked: 0, done: 0, cancelled: 0, total: open },
+      state,
+      stateWords: state,
+      budgets: [],
+      episodeId: null,
+      last: { at, action: "inject", reason: null, words: "nudged" },
+      problem: null,
+      search: `${key} ${host} ${state}`,
+    }) satisfies OverviewRow;
+  const rows = [
+    base("a", "pi", "idle", 3, 30),
+    base("b", "codex", "nudging", 1, 10),
+    base("c", "pi", "nudging", 2, 20),
+  ];
+
+  it("filters by host, state and text, newest decision first by default", () => {
+    expect(selectRows(rows, DEFAULT_QUERY).map((r) => r.key)).toEqual(["a", "c", "b"]);
+    expect(selectRows(rows, { ...DEFAULT_QUERY, host: "pi" }).map((r) => r.key)).toEqual([
+      "a",
+      "c",
+    ]);
+    expect(selectRows(rows, { ...DEFAULT_QUERY, state: "nudging" }).map((r) => r.key)).toEqual([
+      "c",
+      "b",
+    ]);
+    expect(selectRows(rows, { ...DEFAULT_QUERY, text: "CODEX" }).map((r) => r.key)).toEqual(["b"]);
+    expect(
+      selectRows(rows, { ...DEFAULT_QUERY, sort: "open", descending: false }).map((r) => r.key),
+    ).toEqual(["b", "c", "a"]);
+  });
+
+  it("reads the query from the URL, ignoring values it does not know", () => {
+    expect(parseQuery(new URLSearchParams("q=x&host=pi&state=bogus&sort=nope"))).toEqual({
+      ...DEFAULT_QUERY,
+      text: "x",
+      host: "pi",
+    });
+    expect(parseQuery(new URLSearchParams("sort=label&order=desc"))).toMatchObject({
+      sort: "label",
+      descending: true,
+    });
+  });
+});
