@@ -8,6 +8,7 @@ import { PRESETS } from "../core/engine/presets.js";
 import { estimateTokens, NUDGE_STYLES, renderNudge } from "../core/nudge/index.js";
 import { benchFileStore } from "../store/file/bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
+import { benchDashboard } from "../ui/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { summarizeRuns } from "./stats.js";
 
@@ -59,6 +60,11 @@ function micro(
     p99: round(stats.p99),
     spread: round(stats.spread),
   });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function round(value: number): number {
@@ -151,6 +157,32 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+
+  say("dashboard overview of 5,000 scopes...");
+  const dashboard = await benchDashboard(5_000, runs);
+  add({
+    name: "ui.load.5000_ms",
+    value: Math.round(dashboard.loadMs),
+    unit: "ms",
+    target: null,
+    ok: null,
+  });
+  const overviewMedian = median(dashboard.overviewMs);
+  add({
+    name: "ui.overview.5000_ms",
+    value: round(overviewMedian),
+    unit: "ms",
+    target: "<= 1000",
+    ok: Math.max(...dashboard.overviewMs) <= 1000,
+  });
+  const liveMedian = median(dashboard.liveUpdateMs);
+  add({
+    name: "ui.live_update.5000_ms",
+    value: round(liveMedian),
+    unit: "ms",
+    target: "<= 1000",
+    ok: Math.max(...dashboard.liveUpdateMs) <= 1000,
+  });
 
   say("idle enforcer memory at 10,000 sessions...");
   const perSession = await enforcerBytesPerSession(10_000);
