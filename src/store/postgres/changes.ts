@@ -28,7 +28,8 @@ export async function listenForChanges(
     if (message.channel !== CHANGE_CHANNEL || message.payload === undefined) return;
     const space = message.payload.indexOf(" ");
     if (space < 0 || message.payload.slice(0, space) !== schema) return;
-    (pending ??= new Set()).add(message.payload.slice(space + 1));
+    pending ??= new Set();
+    pending.add(message.payload.slice(space + 1));
     timer ??= setTimeout(flush, settleMs);
   });
   await client.query(`LISTEN ${CHANGE_CHANNEL}`);
