@@ -3,7 +3,14 @@ import { summarize } from "../core/todo/summary.js";
 import type { DecisionLogEntry, Scope, Store } from "../core/types.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { DecisionCounters } from "./metrics.js";
-import { type OverviewRow, overviewRow, problemOf, unreadableRow } from "./view-model.js";
+import {
+  type OverviewRow,
+  overviewRow,
+  problemFromReport,
+  problemOf,
+  storedProblems,
+  unreadableRow,
+} from "./view-model.js";
 
 /** Log entries read per changed scope to count new decisions; more between two changes are cut. */
 const NEW_ENTRIES_READ = 50;
@@ -138,10 +145,13 @@ export class ScopeSource {
     const label = describeScope(scope);
     try {
       const known = this.#newest.has(scope.key);
-      const [snapshot, log] = await Promise.all([
+      const [snapshot, log, report] = await Promise.all([
         this.store.read(scope),
         this.store.readLog(scope, known ? NEW_ENTRIES_READ : 1),
+        storedProblems(this.store, scope),
       ]);
+      const problem = problemFromReport(report);
+      if (problem?.unreadable) this.counters.storeErrors++;
       const last = log.at(-1) ?? null;
       if (known) this.counters.count(scope, newEntries(log, this.#newest.get(scope.key) ?? null));
       this.#newest.set(scope.key, last);
@@ -158,6 +168,7 @@ export class ScopeSource {
           last,
           limits: this.#runtime.limits,
           now,
+          problem,
         }),
       );
       this.counters.setEpisode(scope, snapshot.state.episode);

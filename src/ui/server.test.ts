@@ -8,9 +8,26 @@ import { type Dashboard, startDashboard } from "./server.js";
 
 const worker = resolveScope({ kind: "session", host: "pi", sessionId: "w1" })!;
 const broken = resolveScope({ kind: "cron", jobId: "broken" })!;
+const damaged = resolveScope({ kind: "cron", jobId: "damaged" })!;
 
-/** A memory store whose `broken` scope cannot be read, as a corrupt file would be. */
+/**
+ * A memory store whose `broken` scope cannot be read at all, and whose
+ * `damaged` scope reads but reports an unreadable state document with the
+ * copies kept of it, as the file store does for a corrupt file.
+ */
 class StoreWithBrokenScope extends MemoryStore {
+  async problems(scope: Scope) {
+    if (scope.key !== damaged.key) return [];
+    return [
+      {
+        document: "state",
+        location: "/store/todo/.state/cron/sdamaged.json",
+        problem: "checksum does not match",
+        preserved: ["/store/todo/.state/cron/sdamaged.json.corrupt-1"],
+      },
+    ];
+  }
+
   override async read(scope: Scope): Promise<ScopeSnapshot> {
     if (scope.key === broken.key) {
       throw Object.assign(new Error("state document is not JSON"), {
@@ -40,6 +57,10 @@ async function start(): Promise<{
   ]);
   await runtime.turnStarted(worker, { real: true });
   await runtime.turnEnded(worker, { stopReason: "stop" });
+  await store.transact(damaged, () => ({
+    todos: { todos: [], phases: [], nextId: 1 },
+    result: null,
+  }));
   await store.transact(broken, () => ({
     log: [],
     todos: { todos: [], phases: [], nextId: 1 },
@@ -106,8 +127,13 @@ describe("the dashboard server", () => {
     const api = (await (await fetch(withToken(d, "/api/scopes"))).json()) as {
       scopes: { key: string; state: string }[];
     };
+    expect(page).toContain(
+      "the state at /store/todo/.state/cron/sdamaged.json: checksum does not match",
+    );
+    expect(page).toContain("/store/todo/.state/cron/sdamaged.json.corrupt-1");
     expect(api.scopes.map((s) => [s.key, s.state]).sort()).toEqual([
       [broken.key, "unreadable"],
+      [damaged.key, "unreadable"],
       [worker.key, "nudging"],
     ]);
     const scopePage = await fetch(withToken(d, `/scope?key=${encodeURIComponent(broken.key)}`));
@@ -181,7 +207,7 @@ describe("the dashboard server", () => {
     const metrics = await (await fetch(withToken(d, "/metrics"))).text();
     expect(metrics).toContain('todo_continuation_nudges_total{host="pi"} 1');
     expect(metrics).toContain('todo_continuation_active_episodes{host="pi"} 1');
-    expect(metrics).toContain('todo_continuation_scopes{state="unreadable"} 1');
+    expect(metrics).toContain('todo_continuation_scopes{state="unreadable"} 2');
     expect(metrics).toMatch(/todo_continuation_store_errors_total [1-9]/);
   });
 });

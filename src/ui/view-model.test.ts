@@ -8,6 +8,7 @@ import {
   type OverviewRow,
   overviewRow,
   parseQuery,
+  problemFromReport,
   problemOf,
   scopeHost,
   selectRows,
@@ -121,9 +122,28 @@ describe("overview rows", () => {
     const row = unreadableRow(worker, "worker", problemOf(error));
     expect(row).toMatchObject({
       state: "unreadable",
-      problem: { message: "state is not JSON", preservedCopy: "/s/todo/.state/tui.json.corrupt" },
+      problem: {
+        message: "state is not JSON",
+        preservedCopies: ["/s/todo/.state/tui.json.corrupt"],
+        unreadable: true,
+      },
     });
-    expect(problemOf("plain").preservedCopy).toBeNull();
+    expect(problemOf("plain").preservedCopies).toEqual([]);
+  });
+
+  it("tells a document unreadable now from copies kept of earlier ones", () => {
+    expect(problemFromReport([])).toBeNull();
+    const kept = problemFromReport([
+      { document: "todos", location: "/t/tui.json", problem: null, preserved: ["/t/tui.json.1"] },
+    ]);
+    expect(kept).toMatchObject({ unreadable: false, preservedCopies: ["/t/tui.json.1"] });
+    const now = problemFromReport([
+      { document: "log", location: "/t/tui.log.jsonl", problem: "too large", preserved: [] },
+    ]);
+    expect(now).toMatchObject({
+      unreadable: true,
+      message: "the log at /t/tui.log.jsonl: too large",
+    });
   });
 });
 

@@ -8,6 +8,7 @@ import type {
   Scope,
   ScopeSnapshot,
   SkipReason,
+  Store,
   TodoSummary,
 } from "../core/types.js";
 
@@ -46,11 +47,46 @@ export interface BudgetBar {
   fraction: number;
 }
 
-/** A scope the store could not read: shown as such, never hidden, never fatal. */
+/** A scope the store could not read (in full): shown as such, never hidden, never fatal. */
 export interface ScopeProblem {
   message: string;
-  /** Where the store kept the unusable document, when it kept one. */
-  preservedCopy: string | null;
+  /** Where the store kept unusable versions of the scope's documents. */
+  preservedCopies: string[];
+  /** True when a document cannot be read now; false when only copies of earlier ones remain. */
+  unreadable: boolean;
+}
+
+/**
+ * What a store says is wrong with a scope's stored documents, for stores that
+ * can tell (`Store.problems`): the document, where it is, what is wrong with it
+ * now (null when only kept copies of earlier versions remain) and the copies.
+ */
+export interface StoredDocumentProblem {
+  document: string;
+  location: string;
+  problem: string | null;
+  preserved: string[];
+}
+
+/** Asks the store what is wrong with a scope's documents; stores that cannot break say nothing. */
+export async function storedProblems(store: Store, scope: Scope): Promise<StoredDocumentProblem[]> {
+  const ask = (store as { problems?: (scope: Scope) => Promise<StoredDocumentProblem[]> }).problems;
+  return typeof ask === "function" ? ((await ask.call(store, scope)) ?? []) : [];
+}
+
+/** The store's report as one problem for the page, or null when all is well. */
+export function problemFromReport(report: readonly StoredDocumentProblem[]): ScopeProblem | null {
+  if (report.length === 0) return null;
+  const now = report.filter((p) => p.problem !== null);
+  const message =
+    now.length > 0
+      ? now.map((p) => `the ${p.document} at ${p.location}: ${p.problem}`).join("; ")
+      : "earlier unreadable versions of its documents were kept";
+  return {
+    message,
+    preservedCopies: report.flatMap((p) => p.preserved),
+    unreadable: now.length > 0,
+  };
 }
 
 export interface ScopeCounts {
@@ -156,6 +192,8 @@ export function stateOf(
 ): ScopeStateName {
   if (snapshot.state.stopped) return "stopped";
   if (decision.action === "inject") return "nudging";
+  // Stores that check their documents skip with this reason until the user's next turn.
+  if ((decision.reason as string) === "state-unreadable") return "unreadable";
   if (summary.actionable === 0 && summary.blocked > 0) return "parked";
   if (decision.reason === "continuation-stopped") return "stopped";
   if (OUT_OF_BUDGET.has(decision.reason)) return "out-of-budget";
@@ -190,9 +228,12 @@ export function overviewRow(input: {
   last: DecisionLogEntry | null;
   limits: Limits;
   now: number;
+  /** What the store reported wrong with the scope's documents, if anything. */
+  problem?: ScopeProblem | null;
 }): OverviewRow {
   const { scope, label, snapshot, summary, decision, last, limits, now } = input;
-  const state = stateOf(snapshot, summary, decision);
+  const problem = input.problem ?? null;
+  const state = problem?.unreadable ? "unreadable" : stateOf(snapshot, summary, decision);
   const host = scopeHost(scope);
   return {
     key: scope.key,
@@ -208,8 +249,8 @@ export function overviewRow(input: {
       last === null
         ? null
         : { at: last.at, action: last.action, reason: last.reason, words: lastDecisionWords(last) },
-    problem: null,
-    search: searchText([scope.key, label, host, STATE_WORDS[state]]),
+    problem,
+    search: searchText([scope.key, label, host, STATE_WORDS[state], problem?.message]),
   };
 }
 
@@ -239,10 +280,10 @@ export function problemOf(error: unknown): ScopeProblem {
     string,
     unknown
   >;
-  const copy = [record.preservedCopy, record.preservedAs, record.asidePath].find(
+  const copies = [record.preservedCopy, record.preservedAs, record.asidePath].filter(
     (v): v is string => typeof v === "string" && v !== "",
   );
-  return { message, preservedCopy: copy ?? null };
+  return { message, preservedCopies: copies, unreadable: true };
 }
 
 export type SortKey = "label" | "host" | "state" | "open" | "blocked" | "done" | "last";

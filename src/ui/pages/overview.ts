@@ -41,11 +41,9 @@ function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
   const href = link(ctx, "/scope", { key: row.key });
   const last =
     row.problem !== null
-      ? html`<span class="problem">${row.problem.message}${
-          row.problem.preservedCopy === null
-            ? ""
-            : html`<br>preserved copy: <code>${row.problem.preservedCopy}</code>`
-        }</span>`
+      ? html`<span class="problem">${row.problem.message}${row.problem.preservedCopies.map(
+          (copy) => html`<br>preserved copy: <code>${copy}</code>`,
+        )}</span>`
       : row.last === null
         ? html`<span class="dim">no decision yet</span>`
         : html`${row.last.words} <span class="dim">${formatAgo(row.last.at, now)}</span>`;

@@ -89,10 +89,12 @@ export function scopeLive(data: ScopePageData): Html {
 ${
   problem === null
     ? ""
-    : html`<div class="problem" role="alert"><p>This scope could not be read: ${problem.message}</p>${
-        problem.preservedCopy === null
+    : html`<div class="problem" role="alert"><p>${problem.unreadable ? "This scope could not be read" : "Note"}: ${problem.message}.</p>${
+        problem.preservedCopies.length === 0
           ? ""
-          : html`<p>The unreadable document is preserved at <code>${problem.preservedCopy}</code>.</p>`
+          : html`<p>Unreadable versions are preserved at:</p><ul>${problem.preservedCopies.map(
+              (copy) => html`<li><code>${copy}</code></li>`,
+            )}</ul>`
       }</div>`
 }
 ${
