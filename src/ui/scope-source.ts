@@ -1,5 +1,4 @@
 import { describeScope } from "../core/scope/scope.js";
-import { summarize } from "../core/todo/summary.js";
 import type { DecisionLogEntry, Scope, Store } from "../core/types.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { DecisionCounters } from "./metrics.js";
@@ -153,6 +152,16 @@ export class ScopeSource {
       const problem = problemFromReport(report);
       if (problem?.unreadable) this.counters.storeErrors++;
       const last = log.at(-1) ?? null;
+      // Nothing stored any more (deleted by another process): no longer a scope.
+      if (
+        snapshot.todosRevision === 0 &&
+        snapshot.stateRevision === 0 &&
+        last === null &&
+        problem === null
+      ) {
+        this.#forget(scope.key);
+        return;
+      }
       if (known) this.counters.count(scope, newEntries(log, this.#newest.get(scope.key) ?? null));
       this.#newest.set(scope.key, last);
       const now = this.#runtime.now();
@@ -163,7 +172,7 @@ export class ScopeSource {
           scope,
           label,
           snapshot,
-          summary: summary ?? summarize(snapshot.todos),
+          summary,
           decision,
           last,
           limits: this.#runtime.limits,

@@ -211,3 +211,16 @@ describe("the dashboard server", () => {
     expect(metrics).toMatch(/todo_continuation_store_errors_total [1-9]/);
   });
 });
+
+describe("the dashboard's picture of the store", () => {
+  it("drops a scope another process deleted", async () => {
+    const { dashboard: d, store } = await start();
+    expect(d.source.row(worker.key)).toBeDefined();
+    await store.deleteScope(worker);
+    await d.source.refresh([worker.key]);
+    expect(d.source.row(worker.key)).toBeUndefined();
+    expect((await fetch(withToken(d, `/scope?key=${encodeURIComponent(worker.key)}`))).status).toBe(
+      404,
+    );
+  });
+});
