@@ -143,11 +143,7 @@ describe("todo-continuation ui in a real browser", () => {
     // Browser-side code as strings: this project's type-check has no DOM types.
     await page.evaluate("window.marker = true");
     await cli(dir, "stop", "finisher");
-    await page.waitForFunction(
-      `document.querySelector("tr[data-key='session/sdemo.sfinisher'] .state")?.textContent === "stopped by the user"`,
-      undefined,
-      { timeout: 3000 },
-    );
+    await expect.poll(() => state.textContent(), { timeout: 5000 }).toBe("stopped by the user");
     // Same document: the change arrived live, not through a navigation.
     expect(await page.evaluate("window.marker")).toBe(true);
     await cli(dir, "resume", "finisher");
@@ -171,11 +167,9 @@ describe("todo-continuation ui in a real browser", () => {
     expect(idle).toEqual({ action: "skip", reason: "continuation-stopped" });
     expect(delivered).toEqual([]);
     // The skip this other process logged reaches the page as well.
-    await page.waitForFunction(
-      `document.querySelector("#live")?.textContent?.includes("continuation-stopped")`,
-      undefined,
-      { timeout: 3000 },
-    );
+    await expect
+      .poll(() => page.locator("#live").textContent(), { timeout: 5000 })
+      .toContain("continuation-stopped");
     await page.close();
   });
 
