@@ -1,14 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
-import { type ActionResult, runAction, scopePageData } from "./actions.js";
+import { type ActionName, type ActionResult, runAction, scopePageData } from "./actions.js";
 import { APP_JS, STYLE_CSS } from "./assets.js";
+import { EventStreams } from "./events.js";
 import type { Html } from "./html.js";
 import { renderMetrics } from "./metrics.js";
 import type { PageContext } from "./pages/layout.js";
 import { link } from "./pages/layout.js";
 import { overviewLive, overviewPage } from "./pages/overview.js";
 import { type Notice, scopeLive, scopePage } from "./pages/scope.js";
+import { parseQuery, selectRows } from "./query.js";
 import { ScopeSource } from "./scope-source.js";
 import {
   crossSiteProblem,
@@ -17,13 +19,9 @@ import {
   SECURITY_HEADERS,
   tokensMatch,
 } from "./security.js";
-import { parseQuery, selectRows } from "./view-model.js";
 
 /** Largest form body accepted: an edited list, with room to spare. */
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** A comment line on every open event stream, so proxies and browsers keep it open. */
-const KEEP_ALIVE_MS = 20_000;
 
 export interface DashboardOptions {
   runtime: ContinuationRuntime;
@@ -112,13 +110,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     store: options.storeDescription,
     preset: runtime.preset.name,
   };
-  const streams = new Set<{ res: ServerResponse; key: string | null }>();
-  const unsubscribe = source.subscribe((keys) => {
-    for (const stream of streams) {
-      if (stream.key !== null && keys.length > 0 && !keys.includes(stream.key)) continue;
-      stream.res.write(`event: change\ndata: ${JSON.stringify(keys)}\n\n`);
-    }
-  });
+  const streams = new EventStreams();
+  const unsubscribe = source.subscribe((keys) => streams.announce(keys));
   let port = 0;
   const allowedHosts = new Set([
     "127.0.0.1",
@@ -201,7 +194,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           return;
         }
         case "/events":
-          openStream(req, res, params.get("key"));
+          streams.open(req, res, params.get("key"));
           return;
         case "/metrics":
           send(
@@ -240,7 +233,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         const result: ActionResult = await runAction(
           source,
           runtime,
-          match[1] as "stop",
+          match[1] as ActionName,
           key,
           form,
         );
@@ -259,22 +252,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       }
     }
     send(res, 404, "text/plain; charset=utf-8", "Not found.\n");
-  }
-
-  function openStream(req: IncomingMessage, res: ServerResponse, key: string | null): void {
-    res.writeHead(200, {
-      ...SECURITY_HEADERS,
-      "content-type": "text/event-stream; charset=utf-8",
-      connection: "keep-alive",
-    });
-    res.write("retry: 1000\n\n");
-    const stream = { res, key };
-    streams.add(stream);
-    const alive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
-    req.on("close", () => {
-      clearInterval(alive);
-      streams.delete(stream);
-    });
   }
 
   const server = createServer((req, res) => {
@@ -304,8 +281,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     async close() {
       unsubscribe();
       await stopFollowing();
-      for (const { res } of streams) res.end();
-      streams.clear();
+      streams.closeAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -1,14 +1,7 @@
 import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
 import { type Html, html } from "../html.js";
-import {
-  type BudgetBar,
-  type OverviewQuery,
-  type OverviewRow,
-  SORT_KEYS,
-  STATE_NAMES,
-  STATE_WORDS,
-  selectRows,
-} from "../view-model.js";
+import { type OverviewQuery, SORT_KEYS, selectRows } from "../query.js";
+import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
 
 /** Rows per page: enough to scan, few enough that every browser draws them at once. */
