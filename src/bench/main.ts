@@ -10,6 +10,7 @@ import { benchFileStore } from "../store/file/bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
+import { benchHookLatency } from "./hook-latency.js";
 import { summarizeRuns } from "./stats.js";
 
 /** One measured figure; `target` and `ok` are null where the issue set no target. */
@@ -65,6 +66,19 @@ function micro(
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function msRow(name: string, runs: number[][]): BenchRow {
+  const stats = summarizeRuns(runs);
+  return {
+    name,
+    value: round(stats.p50),
+    unit: "ms",
+    target: null,
+    ok: null,
+    p99: round(stats.p99),
+    spread: round(stats.spread),
+  };
 }
 
 function round(value: number): number {
@@ -193,6 +207,21 @@ async function main(): Promise<void> {
     unit: "bytes",
     target: `<= ${Math.floor(limitPerSession)} (20 MB / 10,000)`,
     ok: perSession <= limitPerSession,
+  });
+
+  say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
+  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 10));
+  const codexHook = hookRuns.map((r) => r.codex);
+  const claudeHook = hookRuns.map((r) => r.claudeCode);
+  add(msRow("hook.codex.stop.p50_ms", codexHook));
+  add(msRow("hook.claude-code.stop.p50_ms", claudeHook));
+  const hookRatio = summarizeRuns(codexHook).p50 / summarizeRuns(claudeHook).p50;
+  add({
+    name: "hook.codex_vs_claude_code.ratio",
+    value: round(hookRatio),
+    unit: "x",
+    target: "<= 1.1",
+    ok: hookRatio <= 1.1,
   });
 
   const url =

@@ -23,8 +23,11 @@ export function forwardGlobals(
 
 export const hookCommand: CommandSpec = {
   name: "hook",
-  summary: "Answer one Claude Code hook event (run by Claude Code, not by hand)",
-  usage: ["hook claude-code [--preset <name>] < event.json"],
+  summary: "Answer one Claude Code or Codex hook event (run by the host, not by hand)",
+  usage: [
+    "hook claude-code [--preset <name>] < event.json",
+    "hook codex [--preset <name>] < event.json",
+  ],
   details: [
     "Reads a hook event (Stop, UserPromptSubmit, PostToolUse, ...) as JSON on stdin and prints",
     "Claude Code's answer. Always exits 0 once running: its own errors allow the stop and are",
@@ -36,11 +39,18 @@ export const hookCommand: CommandSpec = {
   examples: ["hook claude-code < stop-event.json"],
   async run(ctx) {
     const [host, ...rest] = ctx.positionals;
+    if (host === "codex") {
+      const { runCodexHook } = await import("../../hosts/codex/hook.js");
+      return runCodexHook(
+        [...rest, ...forwardGlobals(ctx.global, ["dir", "databaseUrl", "schema", "preset"])],
+        ctx.io,
+      );
+    }
     if (host !== "claude-code") {
       throw new UsageError(
         host === undefined
           ? "hook: name the host, as in `hook claude-code`"
-          : `hook: unknown host ${JSON.stringify(host)}; the only host with hooks is claude-code`,
+          : `hook: unknown host ${JSON.stringify(host)}; hosts with hooks: claude-code, codex`,
         "hook",
       );
     }

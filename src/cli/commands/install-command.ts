@@ -12,6 +12,8 @@ const INSTALLERS: Record<
 > = {
   "claude-code": async (action, argv, io) =>
     (await import("./install-claude-code.js")).runInstallCommand(action, argv, io),
+  codex: async (action, argv, io) =>
+    (await import("./install-codex.js")).runCodexInstallCommand(action, argv, io),
   opencode: async (action, argv, io) =>
     (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
 };

@@ -1,0 +1,77 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Wall-clock time of one hook process answering a Stop that blocks (the
+ * path a host waits on), Codex's hook entry against Claude Code's CLI hook,
+ * interleaved so both see the same machine. Milliseconds per call.
+ */
+
+const DIST = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+function run(args: string[], input: string): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { input, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0 || !result.stdout.includes('"block"')) {
+    throw new Error(`hook bench: ${args.join(" ")} did not block: ${result.stderr}`);
+  }
+  return ms;
+}
+
+export function benchHookLatency(calls: number): { codex: number[]; claudeCode: number[] } {
+  const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));
+  try {
+    const codex = [join(DIST, "hosts", "codex", "hook-main.js"), "--dir", join(dir, "codex")];
+    const claude = [join(DIST, "cli", "main.js"), "hook", "claude-code", "--dir", join(dir, "cc")];
+    const base = { session_id: "bench-1", cwd: dir, transcript_path: join(dir, "none.jsonl") };
+    const plan = {
+      plan: [
+        { step: "a", status: "pending" },
+        { step: "b", status: "pending" },
+      ],
+    };
+    const todos = { todos: [{ content: "a", status: "pending", activeForm: "A" }] };
+    const codexPlan = {
+      ...base,
+      turn_id: "t1",
+      hook_event_name: "PostToolUse",
+      tool_name: "update_plan",
+      tool_input: plan,
+    };
+    const claudeTodos = {
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: "TodoWrite",
+      tool_input: todos,
+      tool_response: {},
+    };
+    spawnSync(process.execPath, codex, { input: JSON.stringify(codexPlan) });
+    spawnSync(process.execPath, claude, { input: JSON.stringify(claudeTodos) });
+    // stop_hook_active and no budget shortage: every call blocks (unlimited via the parley preset's 25 turns).
+    const codexStop = JSON.stringify({
+      ...base,
+      turn_id: "t1",
+      hook_event_name: "Stop",
+      last_assistant_message: "Stopping here.",
+      stop_hook_active: false,
+    });
+    const claudeStop = JSON.stringify({
+      ...base,
+      hook_event_name: "Stop",
+      last_assistant_message: "Stopping here.",
+      stop_hook_active: false,
+    });
+    const out = { codex: [] as number[], claudeCode: [] as number[] };
+    for (let i = 0; i < calls; i++) {
+      out.codex.push(run([...codex, "--preset", "parley"], codexStop));
+      out.claudeCode.push(run([...claude, "--preset", "parley"], claudeStop));
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

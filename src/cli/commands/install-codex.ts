@@ -1,0 +1,82 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  type CodexInstallOptions,
+  installCodex,
+  uninstallCodex,
+} from "../../hosts/codex/install.js";
+import type { CliIo } from "../io.js";
+import { runInstaller } from "./install-runner.js";
+
+export const CODEX_INSTALL_USAGE = `Usage: todo-continuation install codex [--project | --user] [options]
+       todo-continuation uninstall codex [--project | --user]
+
+Adds the hooks (UserPromptSubmit, PostToolUse on update_plan, Stop, Interrupt)
+and tools.update_plan.enabled = true to a Codex config.toml, and their trust
+entries to your user config, so Codex runs them without a review and without
+any bypass flag. Everything else in the files is left as it was; uninstall
+removes exactly what install added. Prints what changed.
+
+Targets:
+  --project        <project>/.codex/config.toml (default; Codex reads it only in
+                   trusted projects: install says how to trust one)
+  --user           $CODEX_HOME/config.toml (every project; default ~/.codex)
+Options:
+  --project-dir <path>  the project (default: the current folder)
+  --preset <name>       default, typeclaw, parley, omo or pi (default: default)
+  --entry <path>        run this script instead of the package's hook entry
+`;
+
+/** Parses `install|uninstall codex` arguments; `argv` may start with `codex`. */
+export function parseCodexInstallArgs(
+  argv: readonly string[],
+  cwd: string,
+): CodexInstallOptions & { help: boolean } {
+  const args = argv[0] === "codex" ? argv.slice(1) : [...argv];
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      project: { type: "boolean" },
+      user: { type: "boolean" },
+      "project-dir": { type: "string" },
+      preset: { type: "string" },
+      entry: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (positionals.length > 0) {
+    throw new Error(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  }
+  if (values.project === true && values.user === true) {
+    throw new Error("--project and --user name two config files; pass only one");
+  }
+  return {
+    target: values.user === true ? "user" : "project",
+    projectDir: resolve(cwd, values["project-dir"] ?? "."),
+    ...(values.preset !== undefined ? { preset: values.preset } : {}),
+    ...(values.entry !== undefined ? { entry: resolve(cwd, values.entry) } : {}),
+    help: values.help === true,
+  };
+}
+
+/** `install codex` / `uninstall codex` from a command line; resolves to the exit code. */
+export function runCodexInstallCommand(
+  action: "install" | "uninstall",
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  return runInstaller(
+    {
+      host: "codex",
+      usage: CODEX_INSTALL_USAGE,
+      parse: parseCodexInstallArgs,
+      install: installCodex,
+      uninstall: uninstallCodex,
+    },
+    action,
+    argv,
+    io,
+  );
+}

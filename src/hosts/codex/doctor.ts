@@ -1,0 +1,190 @@
+import { execFile } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { delimiter, join } from "node:path";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import {
+  installedCommand,
+  installHooksBlock,
+  projectTrusted,
+  readToml,
+  trustedHashes,
+} from "./config-block.js";
+import { codexProjectDir } from "./store-location.js";
+
+/** The Codex CLI versions this integration was measured on (hook payloads, trust hashes). */
+export const CODEX_SUPPORTED = { min: "0.169.0", tested: "0.169.0" } as const;
+
+const HOST = "codex";
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map((n) => Number.parseInt(n, 10) || 0);
+  const pb = b.split(".").map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** `codex --version` of the first `codex` on PATH: the version, or null when there is none. */
+export async function codexVersionOnPath(
+  env: Record<string, string | undefined>,
+): Promise<string | null> {
+  const dirs = (env.PATH ?? "").split(delimiter).filter((d) => d !== "");
+  const bin = dirs.map((d) => join(d, "codex")).find((p) => existsSync(p));
+  if (bin === undefined) return null;
+  const output = await new Promise<string>((resolve) => {
+    execFile(bin, ["--version"], { env: env as NodeJS.ProcessEnv, timeout: 15_000 }, (_e, stdout) =>
+      resolve(String(stdout)),
+    );
+  });
+  return /(\d+\.\d+\.\d+)/.exec(output)?.[1] ?? "unknown";
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The absolute paths a hook command names (`"node" "entry.js" ...`). */
+function commandPaths(command: string): string[] {
+  return [...command.matchAll(/"((?:[^"\\]|\\.)*)"/g)]
+    .map((m) => (m[1] ?? "").replace(/\\(["\\$`])/g, "$1"))
+    .filter((p) => p.startsWith("/"));
+}
+
+interface Located {
+  label: "user" | "project";
+  path: string;
+  text: string;
+}
+
+function findingsFor(
+  config: Located,
+  userPath: string,
+  userText: string,
+  project: string,
+): DoctorFinding[] {
+  const out: DoctorFinding[] = [];
+  const fix = `todo-continuation install codex --${config.label}`;
+  const command = installedCommand(config.text);
+  if (command === null) return out;
+  out.push({ host: HOST, check: "hooks", ok: true, message: `hooks installed in ${config.path}` });
+  let userDoc: Record<string, unknown>;
+  let expected: ReturnType<typeof installHooksBlock>;
+  try {
+    userDoc = readToml(userText, userPath);
+    expected = installHooksBlock(config.text, config.path, command);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    out.push({ host: HOST, check: "config", ok: false, message, fix });
+    return out;
+  }
+  const trusted = trustedHashes(userDoc);
+  const untrusted = expected.trust.filter((entry) => trusted.get(entry.key) !== entry.hash);
+  out.push(
+    untrusted.length === 0
+      ? {
+          host: HOST,
+          check: "trust",
+          ok: true,
+          message: `all ${expected.trust.length} hooks trusted in ${userPath}`,
+        }
+      : {
+          host: HOST,
+          check: "trust",
+          ok: false,
+          message: `${untrusted.map((e) => e.event).join(", ")} not trusted in ${userPath} (the hooks moved or changed): Codex skips them`,
+          fix,
+        },
+  );
+  const missing = commandPaths(command).filter((p) => !existsSync(p));
+  out.push(
+    missing.length === 0
+      ? { host: HOST, check: "command", ok: true, message: `hook command resolves: ${command}` }
+      : {
+          host: HOST,
+          check: "command",
+          ok: false,
+          message: `hook command names missing ${missing.join(", ")}`,
+          fix,
+        },
+  );
+  if (config.label === "project" && !projectTrusted(userDoc, project)) {
+    out.push({
+      host: HOST,
+      check: "project-trust",
+      ok: false,
+      message: `Codex reads ${config.path} only once ${project} is trusted`,
+      fix: `start codex in ${project} and accept its trust prompt, or add [projects.${JSON.stringify(project)}] trust_level = "trusted" to ${userPath}`,
+    });
+  }
+  return out;
+}
+
+export interface CodexDoctorOptions {
+  /** The installed Codex version, or null when none is found. Default: `codex --version` on PATH. */
+  version?: (env: Record<string, string | undefined>) => Promise<string | null>;
+}
+
+/** The doctor's Codex check: version, hooks present and trusted, command resolvable. */
+export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck {
+  return async (context: DoctorContext): Promise<DoctorFinding[]> => {
+    const codexHomeDir = context.env.CODEX_HOME?.trim()
+      ? context.env.CODEX_HOME
+      : join(context.home, ".codex");
+    // Keys name folders as the installer did: symlinks resolved.
+    const canonical = (p: string) => (existsSync(p) ? realpathSync(p) : p);
+    const userPath = join(canonical(codexHomeDir), "config.toml");
+    const userText = (await readText(userPath)) ?? "";
+    const project = canonical(codexProjectDir(context.cwd));
+    const projectPath = join(project, ".codex", "config.toml");
+    const configs: Located[] = [];
+    if (installedCommand(userText) !== null)
+      configs.push({ label: "user", path: userPath, text: userText });
+    const projectText = await readText(projectPath);
+    if (projectText !== null && installedCommand(projectText) !== null) {
+      configs.push({ label: "project", path: projectPath, text: projectText });
+    }
+    const version = await (options.version ?? codexVersionOnPath)(context.env);
+    if (version === null && configs.length === 0) return [];
+    const out: DoctorFinding[] = [];
+    if (version === null) {
+      out.push({
+        host: HOST,
+        check: "installed",
+        ok: false,
+        message: "hooks are installed but no codex is on PATH",
+        fix: `npm install -g @openai/codex@${CODEX_SUPPORTED.tested}`,
+      });
+    } else {
+      const supported = version !== "unknown" && compareVersions(version, CODEX_SUPPORTED.min) >= 0;
+      out.push({
+        host: HOST,
+        check: "version",
+        ok: supported,
+        message: supported
+          ? `codex ${version} (tested on ${CODEX_SUPPORTED.tested})`
+          : `codex ${version} is older than ${CODEX_SUPPORTED.min}, the first version with the hooks this integration uses`,
+        ...(supported ? {} : { fix: `npm install -g @openai/codex@${CODEX_SUPPORTED.tested}` }),
+      });
+    }
+    if (configs.length === 0) {
+      out.push({
+        host: HOST,
+        check: "hooks",
+        ok: false,
+        message: `no todo-continuation hooks in ${userPath} or ${projectPath}`,
+        fix: "todo-continuation install codex",
+      });
+    }
+    for (const config of configs) out.push(...findingsFor(config, userPath, userText, project));
+    return out;
+  };
+}
+
+export const codexDoctor: DoctorCheck = createCodexDoctor();

@@ -1,0 +1,188 @@
+import { resolveScope } from "../../core/scope/scope.js";
+import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
+import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { asksTheUser } from "../claude-code/outcome.js";
+import { spendSince } from "../claude-code/spend.js";
+import {
+  type CodexHookEvent,
+  CodexHookInputError,
+  type KnownCodexHookEvent,
+  parseCodexHookInput,
+} from "./payload.js";
+import { CLOSE_INSTRUCTION, todosFromUpdatePlan, UPDATE_PLAN } from "./plan.js";
+import { decodeOutcomeId, encodeOutcomeId, latestTotals } from "./rollout.js";
+
+/** The host name in scope keys: `session/codex.<session id>`. */
+export const CODEX_HOST = "codex";
+
+export interface CodexHookOptions {
+  store: Store;
+  preset?: PresetName;
+  limits?: Partial<Limits>;
+  now?: () => number;
+  /** A closing question in the final message waits for the user (default true). */
+  waitOnQuestions?: boolean;
+  /** Reads the rollout's lines (for token spend); injectable for tests. Default: none read. */
+  readRollout?: (path: string) => Promise<string[]>;
+}
+
+/** What the hook process prints and exits with. */
+export interface CodexHookResponse {
+  /** Written to stdout as is: empty (allow) or the block decision as JSON. */
+  stdout: string;
+  /** Lines for stderr: what was decided, or why nothing was. */
+  stderr: string[];
+  /** Always 0: a failing hook must never hold a session hostage. */
+  exitCode: 0;
+}
+
+/** The JSON a Codex Stop hook prints to continue the turn with `reason` as the next prompt. */
+export function codexBlockDecision(reason: string): string {
+  return JSON.stringify({ decision: "block", reason });
+}
+
+/** Codex wraps a Stop hook's reason in this tag when it hands it to the model. */
+const HOOK_PROMPT_TAG = "<hook_prompt";
+
+function sessionScope(sessionId: string): Scope {
+  const scope = resolveScope({ kind: "session", host: CODEX_HOST, sessionId });
+  if (scope === null) {
+    throw new CodexHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
+  }
+  return scope;
+}
+
+function describeIdle(result: IdleResult): string {
+  if (result.action === "skip") return `stop allowed (${result.reason})`;
+  const delivered = result.delivered ? "" : " but could not be delivered";
+  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
+}
+
+function runtimeFor(options: CodexHookOptions): ContinuationRuntime {
+  return new ContinuationRuntime({
+    store: options.store,
+    closeInstruction: CLOSE_INSTRUCTION,
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+  });
+}
+
+/** True when an event needs the store: subagents and events we do not act on never open it. */
+export function needsStore(event: CodexHookEvent): event is KnownCodexHookEvent {
+  if (event.kind === "other") return false;
+  if (event.agentId !== null) return false;
+  return event.kind !== "PostToolUse" || event.toolName === UPDATE_PLAN;
+}
+
+/**
+ * Handles one parsed hook event. Errors propagate; the hook entry turns them
+ * into an allowed stop.
+ */
+export async function handleCodexHookEvent(
+  event: CodexHookEvent,
+  options: CodexHookOptions,
+): Promise<CodexHookResponse> {
+  const response: CodexHookResponse = { stdout: "", stderr: [], exitCode: 0 };
+  // A subagent's hooks carry its parent's session id: its list and its stops are its own.
+  if (!needsStore(event)) return response;
+  const scope = sessionScope(event.sessionId);
+  const runtime = runtimeFor(options);
+  switch (event.kind) {
+    case "UserPromptSubmit": {
+      const snap = await options.store.read(scope);
+      const lastTurn = decodeOutcomeId(snap.state.lastOutcome?.turnId).codexTurnId;
+      // A prompt inside a turn that already stopped is that turn going on, not a new request.
+      const continuing = event.turnId !== null && event.turnId === lastTurn;
+      const real = !continuing && !event.prompt.trimStart().startsWith(HOOK_PROMPT_TAG);
+      await runtime.turnStarted(scope, { real });
+      return response;
+    }
+    case "PostToolUse":
+      // Validated before the write: a malformed plan never replaces the stored list.
+      await runtime.setTodos(scope, todosFromUpdatePlan(event.toolInput));
+      return response;
+    case "Interrupt": {
+      const snap = await options.store.read(scope);
+      if (snap.todosRevision === 0 && snap.todos.todos.length === 0) return response;
+      await runtime.turnEnded(scope, {
+        turnId: encodeOutcomeId(event.turnId, await spentTotals(event, snap, options)),
+        stopReason: "aborted",
+      });
+      response.stderr.push("todo-continuation: turn interrupted; no nudge until the next prompt");
+      return response;
+    }
+    case "Stop":
+      return stop(event, scope, runtime, options, response);
+  }
+}
+
+type StopEvent = Extract<KnownCodexHookEvent, { kind: "Stop" }>;
+type Snapshot = Awaited<ReturnType<Store["read"]>>;
+
+/** The rollout's running totals now, or the previous outcome's when none can be read. */
+async function spentTotals(event: KnownCodexHookEvent, snap: Snapshot, options: CodexHookOptions) {
+  const previous = decodeOutcomeId(snap.state.lastOutcome?.turnId).totals;
+  const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+  if (options.readRollout === undefined || event.transcriptPath === null) return previous ?? zero;
+  return latestTotals(await options.readRollout(event.transcriptPath)) ?? previous ?? zero;
+}
+
+async function stop(
+  event: StopEvent,
+  scope: Scope,
+  runtime: ContinuationRuntime,
+  options: CodexHookOptions,
+  response: CodexHookResponse,
+): Promise<CodexHookResponse> {
+  const before = await options.store.read(scope);
+  // A session that never wrote a plan has nothing to decide: write nothing.
+  if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
+  const totals = await spentTotals(event, before, options);
+  const previous = decodeOutcomeId(before.state.lastOutcome?.turnId).totals;
+  await runtime.turnEnded(scope, {
+    turnId: encodeOutcomeId(event.turnId, totals),
+    stopReason: "stop",
+    usage: spendSince(totals, previous),
+    injected: event.stopHookActive,
+  });
+  const result = await runtime.runIdle(scope, {
+    trigger: "stop-hook",
+    signals: {
+      // Plan mode may not edit: telling it to carry on with the work would be wrong.
+      agentExcluded: event.permissionMode === "plan",
+      awaitingUser: options.waitOnQuestions !== false && asksTheUser(event.lastAssistantMessage),
+    },
+    deliver: (nudge) => {
+      response.stdout = codexBlockDecision(nudge.text);
+    },
+  });
+  response.stderr.push(`todo-continuation: ${describeIdle(result)}`);
+  return response;
+}
+
+/** The answer to a hook whose own handling failed: the stop is allowed, the reason told. */
+export function failOpen(reason: unknown): CodexHookResponse {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return {
+    stdout: "",
+    stderr: [`todo-continuation: hook failed, allowing the stop: ${message}`],
+    exitCode: 0,
+  };
+}
+
+/**
+ * The whole hook on stdin's text: parses, handles, and never fails closed.
+ * Any error (bad input, an unreadable store) allows the stop and is explained
+ * on stderr, so a broken integration can only cost a nudge, never trap a session.
+ */
+export async function runCodexHookText(
+  input: string,
+  options: CodexHookOptions,
+): Promise<CodexHookResponse> {
+  try {
+    return await handleCodexHookEvent(parseCodexHookInput(input), options);
+  } catch (error) {
+    return failOpen(error);
+  }
+}

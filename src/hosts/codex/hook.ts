@@ -1,0 +1,172 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { PresetName, Store } from "../../core/types.js";
+import { createFileStore, ensureGitignored } from "../../store/file/index.js";
+import { STORE_ROOT_ENV } from "../../store/root.js";
+import { readTranscriptTail } from "../claude-code/transcript.js";
+import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
+import { parseCodexHookInput } from "./payload.js";
+import { codexProjectDir, codexStoreRoot } from "./store-location.js";
+
+/**
+ * The hook process: one Codex hook event on stdin, Codex's answer on stdout.
+ * It loads only what a hook needs (the engine, the file store; PostgreSQL only
+ * when asked for) and never fails closed: any error of its own allows the
+ * stop, is explained in one stderr line, and exits 0.
+ */
+
+/** Hook input larger than this is refused (Codex sends a few kilobytes). */
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** Enough of the rollout's end to hold its latest token count. */
+const ROLLOUT_TAIL_BYTES = 1024 * 1024;
+
+const DATABASE_URL_ENV = "TODO_CONTINUATION_DATABASE_URL";
+
+export const CODEX_HOOK_USAGE = `Usage: todo-continuation hook codex [options] < event.json
+
+Reads one Codex CLI hook event as JSON on stdin and answers as Codex expects:
+a Stop that should continue prints {"decision":"block","reason":...}.
+Always exits 0; errors allow the stop and are explained on stderr.
+
+Options:
+  --preset <name>          default, typeclaw, parley, omo or pi (default: default)
+  --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
+                           <project>/.codex/todo-continuation)
+  --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
+  --schema <name>          PostgreSQL schema (default: todo_continuation)
+  --nudge-after-questions  nudge even when the agent's last message asks a question
+`;
+
+/** Where the hook reads and writes; the CLI's io fits. */
+export interface CodexHookIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  stdin: NodeJS.ReadableStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export interface CodexHookArgs {
+  preset: string | undefined;
+  dir: string | undefined;
+  databaseUrl: string | undefined;
+  schema: string | undefined;
+  nudgeAfterQuestions: boolean;
+  help: boolean;
+}
+
+/** Reads the hook's options; `argv` may start with the host name (`codex`). */
+export function parseCodexHookArgs(argv: readonly string[]): CodexHookArgs {
+  const args = argv[0] === "codex" ? argv.slice(1) : [...argv];
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      preset: { type: "string" },
+      dir: { type: "string" },
+      "database-url": { type: "string" },
+      schema: { type: "string" },
+      "nudge-after-questions": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (positionals.length > 0) {
+    throw new Error(`hook codex: unexpected argument ${JSON.stringify(positionals[0])}`);
+  }
+  if (values.dir !== undefined && values["database-url"] !== undefined) {
+    throw new Error(
+      "hook codex: --dir and --database-url name two different stores; pass only one",
+    );
+  }
+  return {
+    preset: values.preset,
+    dir: values.dir,
+    databaseUrl: values["database-url"],
+    schema: values.schema,
+    nudgeAfterQuestions: values["nudge-after-questions"] === true,
+    help: values.help === true,
+  };
+}
+
+async function readInput(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_INPUT_BYTES) throw new Error(`hook input exceeds ${MAX_INPUT_BYTES} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The store the options name; a new per-project folder is added to the project's .gitignore. */
+async function openStore(
+  args: CodexHookArgs,
+  env: CodexHookIo["env"],
+  cwd: string,
+): Promise<Store> {
+  const fromEnv = env[DATABASE_URL_ENV];
+  const databaseUrl =
+    args.databaseUrl ??
+    (args.dir === undefined && fromEnv !== undefined && fromEnv.trim() !== ""
+      ? fromEnv
+      : undefined);
+  if (databaseUrl !== undefined) {
+    // Loaded only when asked for: the driver costs every hook call start-up time.
+    const { createPostgresStore } = await import("../../store/postgres/index.js");
+    return createPostgresStore({
+      connectionString: databaseUrl,
+      ...(args.schema !== undefined ? { schema: args.schema } : {}),
+    });
+  }
+  const root = codexStoreRoot({ dir: args.dir, env, cwd });
+  const defaulted = args.dir === undefined && !env[STORE_ROOT_ENV]?.trim();
+  const project = codexProjectDir(cwd);
+  if (defaulted && !existsSync(root) && existsSync(join(project, ".git"))) {
+    await ensureGitignored(project, root).catch(() => false);
+  }
+  return createFileStore({ root });
+}
+
+function write(io: CodexHookIo, response: CodexHookResponse): void {
+  if (response.stdout !== "") io.stdout.write(`${response.stdout}\n`);
+  for (const line of response.stderr) io.stderr.write(`${line}\n`);
+}
+
+/** `todo-continuation hook codex`: resolves to the exit code, which is always 0. */
+export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Promise<number> {
+  let args: CodexHookArgs;
+  try {
+    args = parseCodexHookArgs(argv);
+  } catch (error) {
+    write(io, failOpen(error));
+    return 0;
+  }
+  if (args.help) {
+    io.stdout.write(CODEX_HOOK_USAGE);
+    return 0;
+  }
+  let store: Store | null = null;
+  let response: CodexHookResponse;
+  try {
+    const event = parseCodexHookInput(await readInput(io.stdin));
+    if (!needsStore(event)) return 0;
+    store = await openStore(args, io.env, event.cwd ?? io.cwd);
+    response = await handleCodexHookEvent(event, {
+      store,
+      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
+      waitOnQuestions: !args.nudgeAfterQuestions,
+      readRollout: (path) => readTranscriptTail(path, ROLLOUT_TAIL_BYTES),
+    });
+  } catch (error) {
+    response = failOpen(error);
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+  write(io, response);
+  return 0;
+}

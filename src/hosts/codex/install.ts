@@ -1,0 +1,194 @@
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { ensureGitignored } from "../../store/file/index.js";
+import { shellQuote } from "../claude-code/command.js";
+import {
+  installHooksBlock,
+  installTrustBlock,
+  projectTrusted,
+  readToml,
+  uninstallHooksBlock,
+  uninstallTrustBlock,
+} from "./config-block.js";
+import { CODEX_PROJECT_STORE_FOLDER } from "./store-location.js";
+
+/** Which config gets the hooks: the project's `.codex/config.toml` or the user's. */
+export type CodexTarget = "project" | "user";
+
+export interface CodexInstallOptions {
+  /** Default "project". */
+  target?: CodexTarget;
+  /** Default: the current folder. */
+  projectDir?: string;
+  /** Environment (HOME, CODEX_HOME). Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Preset the hook runs with (default: the hook's default). */
+  preset?: string;
+  /** Run this script instead of the package's hook entry (absolute path). */
+  entry?: string;
+  /** Node binary the command names. Default: the one running. */
+  nodePath?: string;
+  /** Root of the installed package. Default: this module's package. */
+  packageRoot?: string;
+  /** Where the change report goes, one line per call. Default: stdout. */
+  out?: (line: string) => void;
+}
+
+export interface CodexInstallResult {
+  /** The config holding the hooks. */
+  configPath: string;
+  /** The user config holding their trust entries. */
+  userConfigPath: string;
+  /** What changed, one line each; empty when everything was already up to date. */
+  changes: string[];
+  /** The command the hooks run. */
+  command: string;
+}
+
+/** This package's root: `dist/hosts/codex` (or `src/hosts/codex`) is three levels down. */
+function packageRoot(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+}
+
+/** Codex's home folder: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: Record<string, string | undefined>): string {
+  const fromEnv = env.CODEX_HOME;
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return resolve(fromEnv);
+  return join(env.HOME?.trim() ? env.HOME : homedir(), ".codex");
+}
+
+/** The folder as Codex names it: symlinks resolved once it exists. */
+function canonical(path: string): string {
+  return existsSync(path) ? realpathSync(path) : path;
+}
+
+/** The command Codex runs for each hook: absolute paths, no shell lookups, no network. */
+export function codexHookCommand(options: CodexInstallOptions): string {
+  const entry =
+    options.entry ??
+    join(options.packageRoot ?? packageRoot(), "dist", "hosts", "codex", "hook-main.js");
+  const node = options.nodePath ?? process.execPath;
+  const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
+  return `${shellQuote(node)} ${shellQuote(entry)}${preset}`;
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw error;
+  }
+}
+
+/** Replaces the file atomically: a crash mid-write never leaves half a config. */
+async function writeText(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const mode = (await stat(path).catch(() => null))?.mode ?? 0o644;
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text, { mode });
+  await rename(temp, path);
+}
+
+function checkPreset(preset: string | undefined): void {
+  if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
+    throw new Error(
+      `--preset: unknown preset ${JSON.stringify(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
+    );
+  }
+}
+
+async function locate(options: CodexInstallOptions) {
+  const env = options.env ?? process.env;
+  const target = options.target ?? "project";
+  const home = codexHome(env);
+  await mkdir(home, { recursive: true });
+  const userPath = join(canonical(home), "config.toml");
+  const project = canonical(resolve(options.projectDir ?? process.cwd()));
+  const configPath = target === "user" ? userPath : join(project, ".codex", "config.toml");
+  const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  return { target, project, userPath, configPath, out };
+}
+
+/**
+ * Adds the hooks (and `tools.update_plan.enabled`) to the chosen config and
+ * their trust entries to the user's config, so Codex runs them without a
+ * review and without `--dangerously-bypass-hook-trust`. Idempotent; a changed
+ * command rewrites the hooks and their trust together.
+ */
+export async function installCodex(options: CodexInstallOptions = {}): Promise<CodexInstallResult> {
+  checkPreset(options.preset);
+  const { target, project, userPath, configPath, out } = await locate(options);
+  const command = codexHookCommand(options);
+  const hooks = installHooksBlock(await readText(configPath), configPath, command);
+  const userBefore = configPath === userPath ? hooks.text : await readText(userPath);
+  const trust = installTrustBlock(userBefore, userPath, configPath, hooks.trust);
+  // Both edits are checked before either file is written.
+  if (hooks.changed) await writeText(configPath, hooks.text);
+  if (trust.changed) await writeText(userPath, trust.text);
+  const changes = [...hooks.changes];
+  if (trust.changed) changes.push(`trusted the ${hooks.trust.length} hooks in ${userPath}`);
+  if (target === "project" && existsSync(join(project, ".git"))) {
+    if (await ensureGitignored(project, join(project, CODEX_PROJECT_STORE_FOLDER))) {
+      changes.push(
+        `added /${CODEX_PROJECT_STORE_FOLDER.split(sep).join("/")}/ to ${join(project, ".gitignore")}`,
+      );
+    }
+  }
+  if (changes.length === 0) {
+    out(`Codex hooks already installed in ${configPath}; nothing changed.`);
+  } else {
+    out(`Updated ${configPath}:`);
+    for (const change of changes) out(`  ${change}`);
+  }
+  out(`Hook command: ${command}`);
+  if (target === "project") {
+    const userDoc = readToml(trust.text, userPath);
+    if (!projectTrusted(userDoc, project)) {
+      out(
+        `Codex reads ${join(".codex", "config.toml")} only in projects you trust. Start codex in ${project} ` +
+          `and accept its trust prompt, or add to ${userPath}:`,
+      );
+      out(`  [projects.${JSON.stringify(project)}]`);
+      out('  trust_level = "trusted"');
+    }
+  }
+  return { configPath, userConfigPath: userPath, changes, command };
+}
+
+/** Removes exactly what `installCodex` added: our hooks block and its trust entries. */
+export async function uninstallCodex(
+  options: CodexInstallOptions = {},
+): Promise<CodexInstallResult> {
+  const { userPath, configPath, out } = await locate(options);
+  const before = await readText(configPath);
+  const hooks = uninstallHooksBlock(before);
+  const userBefore = configPath === userPath ? hooks.text : await readText(userPath);
+  const trust = uninstallTrustBlock(userBefore, configPath);
+  const changes: string[] = [];
+  if (hooks.changed) changes.push("removed the todo-continuation hooks");
+  if (trust.changed) changes.push(`removed their trust entries from ${userPath}`);
+  if (configPath === userPath) {
+    if (hooks.changed || trust.changed) await writeOrRemove(userPath, trust.text);
+  } else {
+    if (hooks.changed) await writeOrRemove(configPath, hooks.text);
+    if (trust.changed) await writeOrRemove(userPath, trust.text);
+  }
+  if (changes.length === 0) {
+    out(`No todo-continuation hooks in ${configPath}; nothing changed.`);
+  } else {
+    out(`Updated ${configPath}:`);
+    for (const change of changes) out(`  ${change}`);
+  }
+  return { configPath, userConfigPath: userPath, changes, command: "" };
+}
+
+/** A config that held nothing but our blocks is removed rather than left empty. */
+async function writeOrRemove(path: string, text: string): Promise<void> {
+  if (text === "") await rm(path, { force: true });
+  else await writeText(path, text);
+}
