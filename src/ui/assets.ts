@@ -3,7 +3,7 @@
  * dist with everything else: no bundler, no framework, no copy step.
  */
 
-export const STYLE_CSS = `
+export const STYLE_CSS: string = `
 :root { color-scheme: light; --fg: #1f2937; --dim: #4b5563; --line: #d1d5db; --accent: #1d4ed8; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: #fff; }
@@ -72,7 +72,7 @@ textarea { width: 100%; max-width: 60em; font-family: ui-monospace, monospace; f
  * the page then fetches its own live part again and swaps it in. Filters on
  * the overview apply as they change, without a reload.
  */
-export const APP_JS = `
+export const APP_JS: string = `
 (() => {
   "use strict";
   const live = document.getElementById("live");
