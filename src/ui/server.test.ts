@@ -20,7 +20,7 @@ class StoreWithBrokenScope extends MemoryStore {
     if (scope.key !== damaged.key) return [];
     return [
       {
-        document: "state",
+        document: "state" as const,
         location: "/store/todo/.state/cron/sdamaged.json",
         problem: "checksum does not match",
         preserved: ["/store/todo/.state/cron/sdamaged.json.corrupt-1"],
