@@ -6,15 +6,15 @@ import { fileURLToPath } from "node:url";
 
 /**
  * Wall-clock time of one hook process answering a Stop that blocks (the
- * path a host waits on), Codex's hook entry against Claude Code's CLI hook,
- * interleaved so both see the same machine. Milliseconds per call.
+ * path a host waits on), the Codex and Gemini CLI hook entries against Claude
+ * Code's CLI hook, interleaved so all see the same machine. Milliseconds per call.
  */
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-function run(args: string[], input: string): number {
+function run(args: string[], input: string, env?: NodeJS.ProcessEnv): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { input, encoding: "utf8" });
+  const result = spawnSync(process.execPath, args, { input, encoding: "utf8", env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0 || !result.stdout.includes('"block"')) {
     throw new Error(`hook bench: ${args.join(" ")} did not block: ${result.stderr}`);
@@ -22,11 +22,17 @@ function run(args: string[], input: string): number {
   return ms;
 }
 
-export function benchHookLatency(calls: number): { codex: number[]; claudeCode: number[] } {
+export function benchHookLatency(calls: number): {
+  codex: number[];
+  gemini: number[];
+  claudeCode: number[];
+} {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));
   try {
     const codex = [join(DIST, "hosts", "codex", "hook-main.js"), "--dir", join(dir, "codex")];
     const claude = [join(DIST, "cli", "main.js"), "hook", "claude-code", "--dir", join(dir, "cc")];
+    const gemini = [join(DIST, "hosts", "gemini", "hook-main.js"), "--dir", join(dir, "gemini")];
+    const geminiEnv = { ...process.env, TODO_CONTINUATION_GEMINI_CHILDREN: join(dir, "children") };
     const base = { session_id: "bench-1", cwd: dir, transcript_path: join(dir, "none.jsonl") };
     const plan = {
       plan: [
@@ -51,6 +57,15 @@ export function benchHookLatency(calls: number): { codex: number[]; claudeCode: 
     };
     spawnSync(process.execPath, codex, { input: JSON.stringify(codexPlan) });
     spawnSync(process.execPath, claude, { input: JSON.stringify(claudeTodos) });
+    spawnSync(process.execPath, gemini, {
+      env: geminiEnv,
+      input: JSON.stringify({
+        ...base,
+        hook_event_name: "AfterTool",
+        tool_name: "write_todos",
+        tool_input: { todos: [{ description: "a", status: "pending" }] },
+      }),
+    });
     // stop_hook_active and no budget shortage: every call blocks (unlimited via the parley preset's 25 turns).
     const codexStop = JSON.stringify({
       ...base,
@@ -65,9 +80,19 @@ export function benchHookLatency(calls: number): { codex: number[]; claudeCode: 
       last_assistant_message: "Stopping here.",
       stop_hook_active: false,
     });
-    const out = { codex: [] as number[], claudeCode: [] as number[] };
+    // Gemini's response grows with every continuation; an unchanged one is the same turn, not answered twice.
+    const geminiStop = (i: number) =>
+      JSON.stringify({
+        ...base,
+        hook_event_name: "AfterAgent",
+        prompt: "Do it.",
+        prompt_response: `Stopping here.${" Again.".repeat(i)}`,
+        stop_hook_active: i > 0,
+      });
+    const out = { codex: [] as number[], gemini: [] as number[], claudeCode: [] as number[] };
     for (let i = 0; i < calls; i++) {
       out.codex.push(run([...codex, "--preset", "parley"], codexStop));
+      out.gemini.push(run([...gemini, "--preset", "parley"], geminiStop(i), geminiEnv));
       out.claudeCode.push(run([...claude, "--preset", "parley"], claudeStop));
     }
     return out;

@@ -7,11 +7,12 @@ import { benchDecide, benchList, benchSummarize } from "../core/engine/bench.js"
 import { PRESETS } from "../core/engine/presets.js";
 import { estimateTokens, NUDGE_STYLES, renderNudge } from "../core/nudge/index.js";
 import { benchFileStore } from "../store/file/bench.js";
+import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookLatency } from "./hook-latency.js";
-import { summarizeRuns } from "./stats.js";
+import { percentile, summarizeRuns } from "./stats.js";
 
 /** One measured figure; `target` and `ok` are null where the issue set no target. */
 export interface BenchRow {
@@ -168,6 +169,17 @@ async function main(): Promise<void> {
       target: "<= 1.3",
       ok: ratio <= 1.3,
     });
+
+    say("file store lock: 8 processes on one scope...");
+    const lock = await benchLockWait({ processes: 8, durationMs: quick ? 1_000 : 3_000, dir });
+    const waitP99 = percentile(lock.waits, 99);
+    add({
+      name: "filestore.lock.wait_p99_ms.8",
+      value: round(waitP99),
+      unit: "ms",
+      target: "<= 250",
+      ok: waitP99 <= 250,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -215,6 +227,12 @@ async function main(): Promise<void> {
   const claudeHook = hookRuns.map((r) => r.claudeCode);
   add(msRow("hook.codex.stop.p50_ms", codexHook));
   add(msRow("hook.claude-code.stop.p50_ms", claudeHook));
+  add(
+    msRow(
+      "hook.gemini.after_agent.p50_ms",
+      hookRuns.map((r) => r.gemini),
+    ),
+  );
   const hookRatio = summarizeRuns(codexHook).p50 / summarizeRuns(claudeHook).p50;
   add({
     name: "hook.codex_vs_claude_code.ratio",

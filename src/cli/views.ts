@@ -7,9 +7,11 @@ import type {
   Scope,
   ScopeSnapshot,
   SkipReason,
+  StoreProblem,
   TodoList,
   TodoSummary,
 } from "../core/types.js";
+import { unreadableMark } from "./format/problems.js";
 import { stateWords } from "./format/state.js";
 
 /**
@@ -37,6 +39,8 @@ export interface ScopeRow {
   lastDecision: DecisionLogEntry | null;
   /** The state in a few words, as the text table shows it. */
   status: string;
+  /** Stored documents that cannot be read in full, and copies kept of earlier ones. */
+  problems: StoreProblem[];
 }
 
 export function countsOf(summary: TodoSummary): Counts {
@@ -56,8 +60,10 @@ export function scopeRow(
   summary: TodoSummary,
   last: DecisionLogEntry | null,
   limits: Limits,
+  problems: StoreProblem[] = [],
 ): ScopeRow {
   const { state } = snapshot;
+  const mark = unreadableMark(problems);
   return {
     key: scope.key,
     kind: scope.kind,
@@ -68,7 +74,11 @@ export function scopeRow(
     restartKickArmed: state.restartKickArmed,
     episode: state.episode,
     lastDecision: last,
-    status: stateWords(state, limits, last),
+    status:
+      mark === null
+        ? stateWords(state, limits, last)
+        : `${mark}: ${stateWords(state, limits, last)}`,
+    problems,
   };
 }
 
@@ -83,6 +93,7 @@ export interface ShowView {
   state: ContinuationState;
   limits: Limits;
   lastDecision: DecisionLogEntry | null;
+  problems: StoreProblem[];
 }
 
 export interface WhyView {
@@ -105,6 +116,7 @@ export interface WhyView {
   /** Host facts the CLI cannot see, assumed absent for this dry run. */
   assumed: string[];
   recent: DecisionLogEntry[];
+  problems: StoreProblem[];
 }
 
 /** Signals only a host knows; a dry run from the command line takes them as absent. */
@@ -125,6 +137,7 @@ export function whyView(input: {
   limits: Limits;
   now: number;
   recent: DecisionLogEntry[];
+  problems: StoreProblem[];
 }): WhyView {
   const { decision, summary, limits, now } = input;
   const explanation =
@@ -142,5 +155,6 @@ export function whyView(input: {
     nudge: input.nudge,
     assumed: UNKNOWN_SIGNALS,
     recent: input.recent,
+    problems: input.problems,
   };
 }

@@ -187,6 +187,11 @@ export interface ContinuationState {
   reminders: Reminder[];
   /** When the last real user turn started (ms), or null. */
   lastUserTurnAt: number | null;
+  /**
+   * The stored state could not be trusted (unreadable, out of range, tampered
+   * with): no nudge until the user's next real turn, which clears it.
+   */
+  untrusted: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -194,6 +199,7 @@ export interface ContinuationState {
 // ---------------------------------------------------------------------------
 
 export type SkipReason =
+  | "state-unreadable"
   | "no-incomplete-todos"
   | "only-blocked-todos"
   | "restart-kick-suppressed"
@@ -333,6 +339,17 @@ export interface TransactionResult<R> {
   result: R;
 }
 
+/** A stored document of a scope that could not be read in full, or copies kept of one. */
+export interface StoreProblem {
+  document: "todos" | "state" | "log";
+  /** Where the document is (a path, for stores on files). */
+  location: string;
+  /** What is wrong with it now, in a few words; null when only earlier copies remain. */
+  problem: string | null;
+  /** Copies kept of earlier unreadable versions, oldest first. */
+  preserved: string[];
+}
+
 /**
  * A store keeps, per scope, the todo list and the continuation state, each with
  * a revision, plus a bounded decision log. `transact` is an atomic
@@ -349,6 +366,12 @@ export interface Store {
   /** Removes both documents and the log of a scope. */
   deleteScope(scope: Scope): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Stored documents of a scope that cannot be read in full (and kept copies
+   * of earlier ones), for tools that must say so; empty when all is well.
+   * Optional: stores whose documents cannot break leave it out.
+   */
+  problems?(scope: Scope): Promise<StoreProblem[]>;
 }
 
 // ---------------------------------------------------------------------------

@@ -57,3 +57,44 @@ describe("hook claude-code (wired through the dispatcher)", () => {
     expect(run.stdout).toContain("Usage: todo-continuation hook claude-code");
   });
 });
+
+describe("hook gemini (wired through the dispatcher)", () => {
+  it("records a write_todos and blocks an early AfterAgent, in the folder --dir names", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tc-cli-gemini-"));
+    folders.push(dir);
+    const base = { session_id: "gem-wired-1", cwd: dir, timestamp: "now" };
+    const tool = await runCli(["--dir", dir, "hook", "gemini"], {
+      input: JSON.stringify({
+        ...base,
+        hook_event_name: "AfterTool",
+        tool_name: "write_todos",
+        tool_input: { todos: [{ description: "Write the docs", status: "pending" }] },
+      }),
+      env: { TODO_CONTINUATION_GEMINI_CHILDREN: dir },
+    });
+    expect(tool).toMatchObject({ code: 0, stdout: "{}\n" });
+    const stop = await runCli(["--dir", dir, "hook", "gemini"], {
+      input: JSON.stringify({
+        ...base,
+        hook_event_name: "AfterAgent",
+        prompt: "Write the docs.",
+        prompt_response: "Stopping here.",
+        stop_hook_active: false,
+      }),
+      env: { TODO_CONTINUATION_GEMINI_CHILDREN: dir },
+    });
+    expect(stop.code).toBe(0);
+    const answer = JSON.parse(stop.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe("block");
+    expect(answer.reason).toContain("Write the docs");
+  });
+
+  it("prints the Gemini hook's help, and install gemini's", async () => {
+    expect((await runCli(["hook", "gemini", "--help"])).stdout).toContain(
+      "Usage: todo-continuation hook gemini",
+    );
+    expect((await runCli(["install", "gemini", "--help"])).stdout).toContain(
+      "Usage: todo-continuation install gemini",
+    );
+  });
+});

@@ -23,16 +23,17 @@ export function forwardGlobals(
 
 export const hookCommand: CommandSpec = {
   name: "hook",
-  summary: "Answer one Claude Code or Codex hook event (run by the host, not by hand)",
+  summary: "Answer one Claude Code, Codex or Gemini CLI hook event (run by the host, not by hand)",
   usage: [
     "hook claude-code [--preset <name>] < event.json",
     "hook codex [--preset <name>] < event.json",
+    "hook gemini [--preset <name>] < event.json",
   ],
   details: [
     "Reads a hook event (Stop, UserPromptSubmit, PostToolUse, ...) as JSON on stdin and prints",
     "Claude Code's answer. Always exits 0 once running: its own errors allow the stop and are",
     "explained on stderr. `install claude-code` puts this command into Claude Code's settings.",
-    "Run `hook claude-code --help` for its options.",
+    "`install codex` and `install gemini` do the same for theirs. Run `hook <host> --help` for options.",
   ],
   args: { min: 1, max: Number.MAX_SAFE_INTEGER },
   passthrough: true,
@@ -46,11 +47,18 @@ export const hookCommand: CommandSpec = {
         ctx.io,
       );
     }
+    if (host === "gemini") {
+      const { runGeminiHook } = await import("../../hosts/gemini/hook.js");
+      return runGeminiHook(
+        [...rest, ...forwardGlobals(ctx.global, ["dir", "databaseUrl", "schema", "preset"])],
+        ctx.io,
+      );
+    }
     if (host !== "claude-code") {
       throw new UsageError(
         host === undefined
           ? "hook: name the host, as in `hook claude-code`"
-          : `hook: unknown host ${JSON.stringify(host)}; hosts with hooks: claude-code, codex`,
+          : `hook: unknown host ${JSON.stringify(host)}; hosts with hooks: claude-code, codex, gemini`,
         "hook",
       );
     }

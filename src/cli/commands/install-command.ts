@@ -14,6 +14,8 @@ const INSTALLERS: Record<
     (await import("./install-claude-code.js")).runInstallCommand(action, argv, io),
   codex: async (action, argv, io) =>
     (await import("./install-codex.js")).runCodexInstallCommand(action, argv, io),
+  gemini: async (action, argv, io) =>
+    (await import("./install-gemini.js")).runGeminiInstallCommand(action, argv, io),
   opencode: async (action, argv, io) =>
     (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
 };

@@ -1,6 +1,7 @@
 import type { CommandSpec } from "../command.js";
-import { UsageError } from "../errors.js";
+import { EXIT_FAILURE, UsageError } from "../errors.js";
 import { formatLog } from "../format/log.js";
+import { hasUnreadable, problemLines } from "../format/problems.js";
 
 /** A positive whole number from an option, or a usage error naming the option. */
 export function countOption(name: string, value: string | boolean | undefined): number | undefined {
@@ -31,13 +32,17 @@ export const logCommand: CommandSpec = {
   async run(ctx) {
     const limit = countOption("limit", ctx.values.limit);
     const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
-    const entries = await (await ctx.store()).readLog(scope, limit);
+    const store = await ctx.store();
+    const entries = await store.readLog(scope, limit);
+    const problems = ((await store.problems?.(scope)) ?? []).filter((p) => p.document === "log");
+    const code = hasUnreadable(problems) ? EXIT_FAILURE : 0;
     if (ctx.global.json) {
-      ctx.json({ key: scope.key, label, entries });
-      return 0;
+      ctx.json({ key: scope.key, label, entries, problems });
+      return code;
     }
     ctx.out(`${ctx.style.bold(label)}  ${ctx.style.dim(scope.key)}`);
+    for (const line of problemLines(problems, ctx.style)) ctx.out(line);
     for (const line of formatLog(entries, ctx.style)) ctx.out(line);
-    return 0;
+    return code;
   },
 };

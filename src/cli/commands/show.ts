@@ -2,6 +2,8 @@ import { countStatuses, describeCounts } from "../../core/dialects/display.js";
 import { formatTimestamp } from "../../core/explain/numbers.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { CommandSpec } from "../command.js";
+import { EXIT_FAILURE } from "../errors.js";
+import { hasUnreadable, problemLines } from "../format/problems.js";
 import {
   budgetLines,
   decisionPhrase,
@@ -19,6 +21,7 @@ export const showCommand: CommandSpec = {
   details: [
     "Prints phases, statuses, notes and blocked reasons, then the open episode's budget",
     "(used of limit, judged by --preset), what suppresses nudges, and the last outcome and decision.",
+    "A file that cannot be read is named first, with where its copy is kept (exit 1).",
   ],
   args: { min: 1, max: 1 },
   examples: ["show tui", "show 7f3a --json"],
@@ -28,6 +31,8 @@ export const showCommand: CommandSpec = {
     const runtime = await ctx.runtime();
     const snapshot = await store.read(scope);
     const [last] = await store.readLog(scope, 1);
+    const problems = (await store.problems?.(scope)) ?? [];
+    const code = hasUnreadable(problems) ? EXIT_FAILURE : 0;
     const summary = summarize(snapshot.todos);
     const view: ShowView = {
       key: scope.key,
@@ -40,14 +45,16 @@ export const showCommand: CommandSpec = {
       state: snapshot.state,
       limits: runtime.limits,
       lastDecision: last ?? null,
+      problems,
     };
     if (ctx.global.json) {
       ctx.json(view);
-      return 0;
+      return code;
     }
     const { style } = ctx;
     const now = runtime.now();
     ctx.out(`${style.bold(label)}  ${style.dim(scope.key)}`);
+    for (const line of problemLines(problems, style)) ctx.out(line);
     ctx.out();
     const counts = describeCounts(countStatuses(snapshot.todos.todos));
     ctx.out(style.bold(`Todos${counts ? `: ${counts}` : ""}`));
@@ -69,6 +76,6 @@ export const showCommand: CommandSpec = {
     );
     const reminders = reminderLine(snapshot.state.reminders);
     if (reminders !== null) ctx.out(`  ${reminders}`);
-    return 0;
+    return code;
   },
 };

@@ -1,5 +1,7 @@
 import type { CommandSpec } from "../command.js";
+import { EXIT_FAILURE } from "../errors.js";
 import { formatLog } from "../format/log.js";
+import { hasUnreadable, problemLines } from "../format/problems.js";
 import { whyView } from "../views.js";
 import { countOption } from "./log.js";
 
@@ -14,6 +16,7 @@ export const whyCommand: CommandSpec = {
     "A dry run of the decision (nothing is written, the one-shot restart kick is not used up),",
     "judged by --preset. Facts only the host knows (background work, recovery, agent mode, a",
     "pending question) are taken as absent. With an inject, the nudge text is printed too.",
+    "A file that cannot be read is named first, with where its copy is kept (exit 1).",
   ],
   options: {
     limit: {
@@ -30,7 +33,10 @@ export const whyCommand: CommandSpec = {
     const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
     const runtime = await ctx.runtime();
     const { decision, summary, nudge } = await runtime.explain(scope);
-    const recent = await (await ctx.store()).readLog(scope, limit);
+    const store = await ctx.store();
+    const recent = await store.readLog(scope, limit);
+    const problems = (await store.problems?.(scope)) ?? [];
+    const code = hasUnreadable(problems) ? EXIT_FAILURE : 0;
     const view = whyView({
       scope,
       label,
@@ -41,13 +47,15 @@ export const whyCommand: CommandSpec = {
       limits: runtime.limits,
       now: runtime.now(),
       recent,
+      problems,
     });
     if (ctx.global.json) {
       ctx.json(view);
-      return 0;
+      return code;
     }
     const { style } = ctx;
     ctx.out(`${style.bold(label)}  ${style.dim(scope.key)}`);
+    for (const line of problemLines(problems, style)) ctx.out(line);
     ctx.out();
     const verdict =
       view.action === "inject"
@@ -68,10 +76,10 @@ export const whyCommand: CommandSpec = {
     ctx.out();
     if (recent.length === 0) {
       ctx.out(`${style.bold("Decision log:")} no decisions recorded yet.`);
-      return 0;
+      return code;
     }
     ctx.out(style.bold(`Last ${recent.length === 1 ? "decision" : `${recent.length} decisions`}:`));
     for (const line of formatLog(recent, style)) ctx.out(`  ${line}`);
-    return 0;
+    return code;
   },
 };

@@ -54,6 +54,9 @@ export function budgetLines(
 /** The suppressors that hold nudges back regardless of budget, in words. */
 export function suppressorLines(state: ContinuationState): string[] {
   const lines: string[] = [];
+  if (state.untrusted) {
+    lines.push("stored state unreadable: no nudges until the user speaks again");
+  }
   if (state.stopped) lines.push("stopped by the user: no nudges until `resume`");
   if (state.userAbortBlocked) {
     lines.push("the user interrupted: no nudges until the user speaks again");
@@ -106,6 +109,7 @@ export function stateWords(
   last: DecisionLogEntry | null,
 ): string {
   if (state.stopped) return "stopped by user";
+  if (state.untrusted) return "state unreadable, held until the user speaks";
   if (state.userAbortBlocked) return "interrupted by user";
   const episode = state.episode;
   const lastWords = last === null ? null : lastDecisionWords(last);

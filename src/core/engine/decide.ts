@@ -101,6 +101,8 @@ function afterNudge(
  * Decides whether to nudge now. Pure: no I/O, no clock, no randomness, and the
  * input is never mutated. The skip ladder is first-match-wins, in this order:
  *
+ *  0. `state-unreadable` (the stored state could not be trusted; until the
+ *     user's next real turn clears it)
  *  1. `no-incomplete-todos`, `only-blocked-todos`
  *  2. `restart-kick-suppressed`
  *  3. `user-abort-blocked`  4. `continuation-stopped`  5. `agent-excluded`
@@ -128,6 +130,9 @@ export function decide(input: DecisionInput): Decision {
     throw new Error(`decide: now must be a finite number of milliseconds, got ${String(now)}`);
   }
   let state: ContinuationState = input.state;
+  // Budgets that could not be read are unknown, never fresh: nothing is folded
+  // or consumed, and nothing injects until a real user turn.
+  if (state.untrusted !== false) return { action: "skip", reason: "state-unreadable", state };
   const folded = foldSpend(state.episode, state.lastOutcome, limits.tokenMode);
   if (folded !== state.episode) state = { ...state, episode: folded };
   const skip = (reason: SkipReason): Decision => ({ action: "skip", reason, state });

@@ -32,6 +32,7 @@ export function emptyState(): ContinuationState {
     stopped: false,
     reminders: [],
     lastUserTurnAt: null,
+    untrusted: false,
   };
 }
 
@@ -61,9 +62,10 @@ function str(value: unknown): string | undefined {
 }
 
 /**
- * Every field must be present and well-typed, or the whole episode is dropped:
- * a counter that is undefined or NaN would compare false against its ceiling
- * and let the budget be bypassed. A fresh episode then opens at the next nudge.
+ * Every field must be present and well-typed, or the whole episode is dropped
+ * (null): a counter that is undefined or NaN would compare false against its
+ * ceiling and let the budget be bypassed. `parseContinuationState` then marks
+ * the state untrusted, so no fresh episode opens before the user's next turn.
  */
 export function parseEpisode(raw: unknown): Episode | null {
   if (!isRecord(raw)) return null;
@@ -131,7 +133,7 @@ export function parseUsage(raw: unknown): TokenUsage | null {
   return usage as TokenUsage;
 }
 
-/** A malformed outcome is none: the idle path then skips as `turn-not-safe`. */
+/** A malformed outcome is none (and the state that held it untrusted). */
 export function parseOutcome(raw: unknown): TurnOutcome | null {
   if (!isRecord(raw)) return null;
   const turnId = str(raw.turnId);
@@ -159,36 +161,72 @@ export function parseOutcome(raw: unknown): TurnOutcome | null {
   };
 }
 
-function parseReminders(raw: unknown): Reminder[] {
-  if (!Array.isArray(raw)) return [];
+/** The valid reminders, or undefined when the value or any entry is malformed. */
+function parseReminders(raw: unknown): Reminder[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
   const out: Reminder[] = [];
   for (const entry of raw) {
-    if (!isRecord(entry)) continue;
+    if (!isRecord(entry)) return undefined;
     const kind = str(entry.kind);
     const text = str(entry.text);
     const at = time(entry.at);
-    if (kind === undefined || !REMINDER_KINDS.includes(kind) || text === undefined) continue;
-    if (at === undefined) continue;
+    if (kind === undefined || !REMINDER_KINDS.includes(kind) || text === undefined)
+      return undefined;
+    if (at === undefined) return undefined;
     out.push({ kind: kind as Reminder["kind"], text, at });
   }
   return out.slice(-MAX_REMINDERS);
 }
 
+/** A field read as a flag: exactly a boolean, or undefined. */
+function flag(value: unknown): boolean | undefined {
+  return typeof value === "boolean" ? value : undefined;
+}
+
 /**
- * Reads persisted continuation state field by field, failing closed: flags
- * count as set only when exactly `true`, a malformed episode or outcome is
- * none. A corrupt state can therefore never allow more nudges than a fresh one
- * (a missing outcome alone makes the idle path skip as `turn-not-safe`).
+ * Reads persisted continuation state field by field, failing closed. Every
+ * field must be present and in range; anything else (a negative, fractional,
+ * non-finite or mistyped counter, a missing episode id, a document that is not
+ * an object) marks the state `untrusted`, and the engine then skips with
+ * `state-unreadable` until the user's next real turn: a budget that cannot be
+ * read is never taken for a fresh one. Fields that do read are kept (a `stop`
+ * stays a stop). Absent input (no document at all) is a fresh scope's state.
+ * Fields newer than the format (`untrusted`, `episode.answeredTurnId`) may be
+ * absent.
  */
 export function parseContinuationState(raw: unknown): ContinuationState {
   const state = emptyState();
-  if (!isRecord(raw)) return state;
-  state.episode = parseEpisode(raw.episode);
-  state.lastOutcome = parseOutcome(raw.lastOutcome);
+  if (raw === undefined) return state;
+  if (!isRecord(raw)) return { ...state, untrusted: true };
+  let trusted = true;
+  const episode = raw.episode === null ? null : parseEpisode(raw.episode);
+  if (episode === null && raw.episode !== null) trusted = false;
+  const outcome = raw.lastOutcome === null ? null : parseOutcome(raw.lastOutcome);
+  if (outcome === null && raw.lastOutcome !== null) trusted = false;
+  const restartKickArmed = flag(raw.restartKickArmed);
+  const userAbortBlocked = flag(raw.userAbortBlocked);
+  const stopped = flag(raw.stopped);
+  const reminders = parseReminders(raw.reminders);
+  const lastUserTurnAt = nullable(raw.lastUserTurnAt, time);
+  const untrusted = raw.untrusted === undefined ? false : flag(raw.untrusted);
+  if (
+    restartKickArmed === undefined ||
+    userAbortBlocked === undefined ||
+    stopped === undefined ||
+    reminders === undefined ||
+    lastUserTurnAt === undefined ||
+    untrusted === undefined
+  ) {
+    trusted = false;
+  }
+  state.episode = episode;
+  state.lastOutcome = outcome;
+  // Suppressors fail closed: anything but an exact `false` counts as set.
   state.restartKickArmed = raw.restartKickArmed === true;
-  state.userAbortBlocked = raw.userAbortBlocked === true;
-  state.stopped = raw.stopped === true;
-  state.reminders = parseReminders(raw.reminders);
-  state.lastUserTurnAt = time(raw.lastUserTurnAt) ?? null;
+  state.userAbortBlocked = userAbortBlocked !== false;
+  state.stopped = stopped !== false;
+  state.reminders = reminders ?? [];
+  state.lastUserTurnAt = lastUserTurnAt ?? null;
+  state.untrusted = !trusted || untrusted !== false;
   return state;
 }

@@ -101,6 +101,9 @@ export function onRealUserTurn(state: ContinuationState, now: number): Continuat
     lastOutcome: null,
     userAbortBlocked: false,
     lastUserTurnAt: now,
+    // The user is back: the budgets start afresh, so a state that could not be
+    // trusted no longer matters.
+    untrusted: false,
   };
 }
 

@@ -21,6 +21,7 @@ export interface ReasonContext {
 
 /** One short clause per skip reason, for tables and log lines. */
 export const REASON_TITLES: Record<SkipReason, string> = {
+  "state-unreadable": "stored state unreadable",
   "no-incomplete-todos": "nothing left to do",
   "only-blocked-todos": "only blocked items remain",
   "restart-kick-suppressed": "restart kick owns this idle",
@@ -47,6 +48,8 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
   const { state, summary, limits, now } = ctx;
   const episode = state.episode;
   switch (reason) {
+    case "state-unreadable":
+      return "The stored continuation state could not be trusted (unreadable, out of range or edited by hand), so its budgets are unknown; no nudge until the user speaks again.";
     case "no-incomplete-todos":
       return summary.total === 0
         ? "The list is empty, so there is nothing to continue."

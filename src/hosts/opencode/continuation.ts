@@ -433,7 +433,33 @@ export class OpenCodeContinuation {
     }
   }
 
+  /** Scopes whose unreadable files were already reported: once each, not on every idle. */
+  readonly #reportedProblems = new Set<string>();
+
+  /** Reports files of the scope the store cannot read, once per scope (and once more on state-unreadable). */
+  async #reportProblems(scope: Scope, entry: DecisionLogEntry): Promise<void> {
+    const unreadableState = entry.reason === "state-unreadable";
+    const key = unreadableState ? `state:${scope.key}` : scope.key;
+    if (this.#reportedProblems.has(key)) return;
+    this.#reportedProblems.add(key);
+    const problems = ((await this.runtime.store.problems?.(scope)) ?? []).filter(
+      (p) => p.problem !== null,
+    );
+    if (problems.length === 0 && !unreadableState) return;
+    const files = problems.map((p) => `${p.location} (${p.problem})`).join("; ");
+    this.#log(
+      "warn",
+      unreadableState
+        ? `stored state cannot be trusted${files ? `: ${files}` : ""}; no nudges until the user's next message`
+        : `stored files cannot be read: ${files}; a copy is kept before they are replaced`,
+      { scope: scope.key },
+    );
+  }
+
   #logDecision(scope: Scope, entry: DecisionLogEntry): void {
+    this.#reportProblems(scope, entry).catch((error) =>
+      this.#log("debug", `checking stored files failed: ${message(error)}`),
+    );
     this.#log("debug", `decision ${entry.action}${entry.reason ? ` (${entry.reason})` : ""}`, {
       scope: scope.key,
       trigger: entry.trigger,

@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fsyncSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
@@ -19,11 +11,6 @@ const CAN_SYNC_DIRS = process.platform !== "win32";
 /** The temporary sibling a holder tagged `tag` writes before renaming over `path`. */
 export function tempPathFor(path: string, tag: string): string {
   return `${path}.${tag}.tmp`;
-}
-
-/** Where an unusable document is kept when a write replaces it. */
-export function asidePathFor(path: string): string {
-  return `${path}.corrupt`;
 }
 
 export function writeAll(fd: number, bytes: Uint8Array): void {
@@ -115,59 +102,4 @@ export function removeIfPresent(path: string): boolean {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;
   }
-}
-
-/** One document to replace atomically. */
-export interface PendingWrite {
-  path: string;
-  bytes: Uint8Array;
-  /** Move the current file aside first (it held something unreadable). */
-  keepAside: boolean;
-}
-
-/**
- * Replaces each file with the classic temp + write + fsync + rename + fsync
- * of the folder, so a reader or a crash only ever sees the old or the new
- * content. All temporaries are flushed before the first rename; `beforeCommit`
- * runs between the two (the caller re-checks it still holds its lock there).
- */
-export function replaceFiles(
-  writes: readonly PendingWrite[],
-  tag: string,
-  beforeCommit: () => void,
-  dirs: DirSyncer = SYNC_EACH_TIME,
-): void {
-  const temps: string[] = [];
-  try {
-    for (const write of writes) {
-      const temp = tempPathFor(write.path, tag);
-      temps.push(temp);
-      writeDurably(temp, write.bytes);
-    }
-    beforeCommit();
-    for (const write of writes) {
-      if (write.keepAside) {
-        try {
-          renameSync(write.path, asidePathFor(write.path));
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        }
-      }
-      renameSync(tempPathFor(write.path, tag), write.path);
-      temps.shift();
-    }
-  } catch (error) {
-    for (const temp of temps) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // Best effort: a leftover temporary is removed when its lock is next recovered.
-      }
-    }
-    throw error;
-  }
-  syncDirsOf(
-    writes.map((w) => w.path),
-    dirs,
-  );
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { parseContinuationState } from "../../core/engine/state.js";
 import { parseTodo, parseTodoList } from "../../core/todo/parse.js";
@@ -45,12 +46,22 @@ export interface RawDocument {
   revision: number;
   /**
    * The file holds something that is not a JSON object (a broken hand edit, a
-   * stray file): it reads as empty, and is moved aside rather than overwritten.
+   * stray file): it reads as empty, and a copy is kept before a write replaces it.
    */
   unusable: boolean;
+  /** Something is stored under the document's name (even if empty or unusable). */
+  exists: boolean;
+  /** The bytes read (null when missing or too big to read): what a failed write restores. */
+  bytes: Buffer | null;
 }
 
-const MISSING: RawDocument = { value: undefined, revision: 0, unusable: false };
+const MISSING: RawDocument = {
+  value: undefined,
+  revision: 0,
+  unusable: false,
+  exists: false,
+  bytes: null,
+};
 
 /** Reads a whole file without following a symlink; null when it does not exist. */
 export function readFileNoFollow(path: string, maxBytes: number): Buffer | "unusable" | null {
@@ -80,16 +91,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Reads a document, failing closed: nothing in the file can make this throw. */
 export function parseDocumentText(bytes: Buffer | "unusable" | null): RawDocument {
   if (bytes === null) return MISSING;
-  if (bytes === "unusable") return { value: undefined, revision: 0, unusable: true };
+  if (bytes === "unusable") {
+    return { value: undefined, revision: 0, unusable: true, exists: true, bytes: null };
+  }
   const text = bytes.toString("utf8");
-  if (text.trim() === "") return MISSING;
+  if (text.trim() === "") return { ...MISSING, exists: true, bytes };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { value: undefined, revision: 0, unusable: true };
+    return { value: undefined, revision: 0, unusable: true, exists: true, bytes };
   }
-  if (!isRecord(value)) return { value: undefined, revision: 0, unusable: true };
+  if (!isRecord(value))
+    return { value: undefined, revision: 0, unusable: true, exists: true, bytes };
   const { revision } = value;
   return {
     value,
@@ -98,6 +112,8 @@ export function parseDocumentText(bytes: Buffer | "unusable" | null): RawDocumen
         ? revision
         : 0,
     unusable: false,
+    exists: true,
+    bytes,
   };
 }
 
@@ -158,8 +174,63 @@ export function readTodoList(raw: RawDocument): TodoList {
   return parseTodoList(raw.value);
 }
 
-export function readState(raw: RawDocument): ContinuationState {
-  return parseContinuationState(raw.value);
+/**
+ * Whether reading the list lost something the file holds: an entry dropped
+ * (a bad status, a missing content), a field of an entry dropped or changed,
+ * or the whole file unusable. Such a file is copied before a write replaces it.
+ */
+export function listLosesData(raw: RawDocument, list: TodoList): boolean {
+  if (raw.unusable) return true;
+  const todos = raw.value?.todos;
+  if (todos === undefined) return false;
+  if (!Array.isArray(todos) || todos.length !== list.todos.length) return true;
+  return !todos.every((todo, i) => survives(todo, list.todos[i]));
+}
+
+/** The checksum a state document carries, over all its other fields. */
+function stateChecksum(fields: Record<string, unknown>): string {
+  let text: string;
+  try {
+    text = JSON.stringify(fields);
+  } catch {
+    // Nested too deep to serialize: not a document the store wrote.
+    return "";
+  }
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+/** A state document as read: the state, and whether the file held something not written by the store. */
+export interface StoredState {
+  state: ContinuationState;
+  /** The file is unusable, empty, or its checksum does not match (a copy is kept on the next write). */
+  damaged: boolean;
+}
+
+/**
+ * Reads a state document. Anything the store did not write exactly as it is
+ * (a broken or hand-edited file, a checksum that does not match, a value out
+ * of range) reads as untrusted: the engine then holds every nudge until the
+ * user's next real turn. A missing document is a fresh scope. The stop marker
+ * keeps a stop whatever happened to the document.
+ */
+export function readState(raw: RawDocument, stopMarker = false): StoredState {
+  let state: ContinuationState;
+  let damaged = false;
+  if (!raw.exists) {
+    state = parseContinuationState(undefined);
+  } else if (raw.value === undefined) {
+    state = parseContinuationState(null);
+    damaged = true;
+  } else {
+    const { checksum, ...fields } = raw.value;
+    state = parseContinuationState(fields);
+    if (typeof checksum !== "string" || checksum !== stateChecksum(fields)) {
+      state.untrusted = true;
+      damaged = true;
+    }
+  }
+  if (stopMarker) state.stopped = true;
+  return { state, damaged };
 }
 
 function describe(value: unknown): string {
@@ -256,8 +327,9 @@ export function serializeTodoList(list: TodoList, revision: number): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
+/** A state document: JSON with a checksum over every other field, so no change goes unseen. */
 export function serializeState(state: ContinuationState, revision: number): string {
   const { version: _version, ...fields } = state;
   const doc = { version: DOCUMENT_VERSION, revision, ...fields };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${JSON.stringify({ ...doc, checksum: stateChecksum(doc) }, null, 2)}\n`;
 }

@@ -20,6 +20,7 @@ import { runStoreContract } from "../contract.js";
 import { tempPathFor } from "./atomic.js";
 import { createFileStore, type FileStore, type FileStoreOptions } from "./file-store.js";
 import { type ScopePaths, scopePaths } from "./paths.js";
+import { preservedCopies } from "./preserve.js";
 
 /** Lets the event loop turn, so a store releases the lock it keeps between transactions. */
 function settle(): Promise<void> {
@@ -135,6 +136,7 @@ describe("FileStore on disk", () => {
     expect(readdirSync(join(todoDir, ".state", "channel")).sort()).toEqual([
       "sslack.n.s_c1.s17.json",
       "sslack.n.s_c1.s17.log.jsonl",
+      "sslack.n.s_c1.s17.stop",
     ]);
   });
 
@@ -174,7 +176,7 @@ describe("FileStore on disk", () => {
     ["not JSON", "\u0000\u0001garbage"],
     ["an array", "[1,2,3]"],
     ["a string", '"todos"'],
-  ])("reads a %s file as empty and never throws", async (_, content) => {
+  ])("reads a %s file as empty (a state as untrusted) and never throws", async (_, content) => {
     mkdirSync(join(root, "todo", ".state"), { recursive: true });
     writeFileSync(pathsOf(TUI).todos, content);
     writeFileSync(pathsOf(TUI).state, content);
@@ -183,7 +185,7 @@ describe("FileStore on disk", () => {
     expect(snapshot).toEqual({
       todos: emptyList(),
       todosRevision: 0,
-      state: emptyState(),
+      state: { ...emptyState(), untrusted: true },
       stateRevision: 0,
     });
     expect(await store.readLog(TUI)).toEqual([]);
@@ -194,7 +196,9 @@ describe("FileStore on disk", () => {
     const broken = '{"todos": [ {"content": "my edit", "status": "pending"}, ]}';
     writeFileSync(pathsOf(TUI).todos, broken);
     await store.transact(TUI, () => ({ todos: list("fresh"), result: null }));
-    expect(readFileSync(`${pathsOf(TUI).todos}.corrupt`, "utf8")).toBe(broken);
+    const [copy, ...more] = preservedCopies(pathsOf(TUI).todos);
+    expect(more).toEqual([]);
+    expect(readFileSync(copy!, "utf8")).toBe(broken);
     expect((await store.read(TUI)).todos).toEqual(list("fresh"));
     expect(await store.listScopes()).toEqual([TUI]);
   });
@@ -295,7 +299,7 @@ describe("FileStore on disk", () => {
     expect(await store.listScopes()).toEqual([CRON, TUI]);
   });
 
-  it("deletes the list, the state, the log and any copy kept aside", async () => {
+  it("deletes the list, the state, the log, the stop marker and any copy kept aside", async () => {
     await store.transact(CRON, () => ({
       todos: list("a"),
       state: emptyState(),
@@ -304,6 +308,10 @@ describe("FileStore on disk", () => {
     }));
     const paths = pathsOf(CRON);
     writeFileSync(`${paths.todos}.corrupt`, "old");
+    writeFileSync(`${paths.state}.corrupt-1700000000000`, "older");
+    writeFileSync(`${paths.log}.1`, "previous generation");
+    writeFileSync(paths.stop, "");
+    writeFileSync(`${paths.lock}.wait`, "1 x");
     await store.deleteScope(CRON);
     await settle();
     for (const file of [
@@ -311,7 +319,11 @@ describe("FileStore on disk", () => {
       paths.state,
       paths.log,
       paths.lock,
+      paths.stop,
       `${paths.todos}.corrupt`,
+      `${paths.state}.corrupt-1700000000000`,
+      `${paths.log}.1`,
+      `${paths.lock}.wait`,
     ]) {
       expect(entryExists(file)).toBe(false);
     }

@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { emptyState } from "../../core/engine/state.js";
@@ -8,22 +9,19 @@ import type {
   Scope,
   ScopeSnapshot,
   Store,
+  StoreProblem,
+  TodoList,
   TransactionResult,
 } from "../../core/types.js";
 import { resolveStoreRoot } from "../root.js";
-import {
-  asidePathFor,
-  DirHandles,
-  type PendingWrite,
-  removeIfPresent,
-  replaceFiles,
-  syncDirsOf,
-  tempPathFor,
-} from "./atomic.js";
+import { DirHandles, removeIfPresent, syncDirsOf, tempPathFor } from "./atomic.js";
+import { commitTransaction, type DocumentWrite } from "./commit.js";
 import {
   checkState,
   checkTodoList,
+  listLosesData,
   nextRevision,
+  type RawDocument,
   readDocument,
   readState,
   readTodoList,
@@ -42,8 +40,17 @@ import {
   lockHolder,
   newLockOwner,
 } from "./lock.js";
-import { appendLogEntries, parseLogEntry, readLogEntries } from "./log.js";
+import {
+  logUnreadable,
+  parseLogEntry,
+  prepareLogAppend,
+  previousGeneration,
+  readLogEntries,
+} from "./log.js";
+import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
+import { preservedCopies } from "./preserve.js";
+import { announceWaiting, leaveQueue, someoneAhead, waitPath } from "./wait-queue.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
 export const DEFAULT_LOG_LIMIT = 200;
@@ -57,6 +64,9 @@ export const TODO_FOLDER = "todo";
 
 /** Scopes whose validated paths an instance remembers. */
 const PATH_CACHE_SIZE = 1024;
+
+/** Longest pause between two looks at a busy lock (the head of the queue looks every 1 ms). */
+const MAX_POLL_MS = 16;
 
 /** Transactions retried after this holder's lock was taken over while it stalled. */
 const MAX_LOST_LOCK_RETRIES = 3;
@@ -125,6 +135,8 @@ class FileStoreImpl implements FileStore {
   readonly #dirHandles = new DirHandles();
   /** Validated paths of recently used scopes. */
   readonly #pathCache = new Map<string, ScopePaths>();
+  /** Scopes whose orphaned temporaries this instance has swept. */
+  readonly #swept = new Set<string>();
   #closed = false;
 
   constructor(options: FileStoreOptions) {
@@ -174,7 +186,7 @@ class FileStoreImpl implements FileStore {
     return {
       todos: readTodoList(todos),
       todosRevision: todos.revision,
-      state: readState(state),
+      state: readState(state, markerPresent(paths.stop)).state,
       stateRevision: state.revision,
     };
   }
@@ -198,23 +210,46 @@ class FileStoreImpl implements FileStore {
     }
   }
 
+  /**
+   * Once per scope and store instance, under the lock: temporaries of writers
+   * that died are removed even when their lock vanished without a takeover.
+   */
+  #sweepOrphans(paths: ScopePaths): void {
+    if (this.#swept.has(paths.lock)) return;
+    if (this.#swept.size >= PATH_CACHE_SIZE) this.#swept.clear();
+    this.#swept.add(paths.lock);
+    removeOrphanedTemps([paths.todos, paths.state, paths.log], this.#owner.tag, this.#staleMs);
+  }
+
   async #withLock<R>(scope: Scope, paths: ScopePaths, body: (lock: HeldLock) => R): Promise<R> {
-    const deadline = Date.now() + this.#timeoutMs;
+    const arrival = Date.now();
+    const deadline = arrival + this.#timeoutMs;
+    const tag = this.#owner.tag;
     let delayMs = 1;
     let lost = 0;
     let missingDirRetries = 0;
+    let waiting = false;
     for (;;) {
       this.#assertOpen();
       checkDirs(this.todoDir, paths.dirs, true, this.#verifiedDirs);
-      let lock: HeldLock | null;
+      let lock: HeldLock | null = null;
       try {
-        lock = this.#leases.acquire(paths.lock, (previous) => this.#cleanUpAfter(paths, previous));
+        if (someoneAhead(paths.lock, tag, arrival)) {
+          // Someone has waited longer: a kept lease is handed over, not reused.
+          this.#leases.release(paths.lock);
+        } else {
+          lock = this.#leases.acquire(paths.lock, (previous) =>
+            this.#cleanUpAfter(paths, previous),
+          );
+        }
       } catch (error) {
         if (!this.#folderVanished(error, ++missingDirRetries)) throw error;
         continue;
       }
       if (lock !== null) {
+        if (waiting) leaveQueue(paths.lock, tag);
         try {
+          this.#sweepOrphans(paths);
           return body(lock);
         } catch (error) {
           if (error instanceof LockLostError && ++lost <= MAX_LOST_LOCK_RETRIES) {
@@ -232,8 +267,12 @@ class FileStoreImpl implements FileStore {
             (holder ? ` (held by pid ${holder.pid} on ${describeHost(holder)})` : ""),
         );
       }
-      await sleep(delayMs * (0.5 + Math.random()));
-      delayMs = Math.min(delayMs * 2, 32);
+      waiting = true;
+      const head = announceWaiting(paths.lock, tag, arrival);
+      // The head polls often so the lock is not left idle; the others only need
+      // to keep their place fresh.
+      await sleep(head ? 1 : delayMs * (0.5 + Math.random()));
+      delayMs = Math.min(delayMs * 2, MAX_POLL_MS);
     }
   }
 
@@ -244,10 +283,13 @@ class FileStoreImpl implements FileStore {
   ): R {
     const todosDoc = readDocument(paths.todos);
     const stateDoc = readDocument(paths.state);
+    const stopMarked = markerPresent(paths.stop);
+    const todos = readTodoList(todosDoc);
+    const stored = readState(stateDoc, stopMarked);
     const out = fn({
-      todos: readTodoList(todosDoc),
+      todos,
       todosRevision: todosDoc.revision,
-      state: readState(stateDoc),
+      state: stored.state,
       stateRevision: stateDoc.revision,
     });
     if (typeof out !== "object" || out === null) {
@@ -256,28 +298,45 @@ class FileStoreImpl implements FileStore {
     if (typeof (out as { then?: unknown }).then === "function") {
       throw new TypeError("transaction callback must be synchronous, it returned a promise");
     }
-    const writes: PendingWrite[] = [];
+    const documents: DocumentWrite[] = [];
     if (out.todos !== undefined) {
       const text = serializeTodoList(
         checkTodoList(out.todos),
         nextRevision(paths.todos, todosDoc.revision),
       );
-      writes.push({ path: paths.todos, bytes: Buffer.from(text), keepAside: todosDoc.unusable });
+      documents.push({
+        path: paths.todos,
+        bytes: Buffer.from(text),
+        previous: todosDoc,
+        // A read that dropped anything keeps the original bytes before they are replaced.
+        preserve: listLosesData(todosDoc, todos),
+      });
     }
+    let stop = null;
     if (out.state !== undefined) {
-      const text = serializeState(
-        checkState(out.state),
-        nextRevision(paths.state, stateDoc.revision),
-      );
-      writes.push({ path: paths.state, bytes: Buffer.from(text), keepAside: stateDoc.unusable });
+      const state = checkState(out.state);
+      const text = serializeState(state, nextRevision(paths.state, stateDoc.revision));
+      documents.push({
+        path: paths.state,
+        bytes: Buffer.from(text),
+        previous: stateDoc,
+        preserve: stored.damaged,
+      });
+      if (state.stopped !== stopMarked) stop = { path: paths.stop, present: state.stopped };
     }
     const log = checkLogEntries(out.log);
-    if (writes.length > 0) {
-      replaceFiles(writes, this.#owner.tag, () => assertStillHeld(lock), this.#dirHandles);
-    }
-    if (log.length > 0) {
-      if (writes.length === 0) assertStillHeld(lock);
-      appendLogEntries(paths.log, log, this.#logLimit, this.#owner.tag, this.#dirHandles);
+    if (documents.length > 0 || log.length > 0) {
+      commitTransaction(
+        {
+          documents,
+          prepareLog: () =>
+            prepareLogAppend(paths.log, log, this.#logLimit, this.#owner.tag, this.#dirHandles),
+          stop,
+        },
+        this.#owner.tag,
+        () => assertStillHeld(lock),
+        this.#dirHandles,
+      );
     }
     return out.result;
   }
@@ -304,6 +363,35 @@ class FileStoreImpl implements FileStore {
     return readLogEntries(paths.log, Math.min(limit ?? this.#logLimit, this.#logLimit));
   }
 
+  async problems(scope: Scope): Promise<StoreProblem[]> {
+    const paths = this.#paths(scope);
+    if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
+    const found: StoreProblem[] = [];
+    const note = (document: StoreProblem["document"], location: string, problem: string | null) => {
+      const preserved = preservedCopies(location);
+      if (problem !== null || preserved.length > 0) {
+        found.push({ document, location, problem, preserved });
+      }
+    };
+    const todos = readDocument(paths.todos);
+    note("todos", paths.todos, describeListProblem(todos, readTodoList(todos)));
+    const state = readDocument(paths.state);
+    const stored = readState(state);
+    note(
+      "state",
+      paths.state,
+      stored.damaged
+        ? state.value === undefined
+          ? "not readable as JSON"
+          : "changed outside the store (its checksum does not match)"
+        : stored.state.untrusted
+          ? "held untrusted since an unreadable read, until the next real user turn"
+          : null,
+    );
+    note("log", paths.log, logUnreadable(paths.log) ? "too big or not a file" : null);
+    return found;
+  }
+
   async deleteScope(scope: Scope): Promise<void> {
     const paths = this.#paths(scope);
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return;
@@ -311,7 +399,13 @@ class FileStoreImpl implements FileStore {
       assertStillHeld(lock);
       const files = [paths.todos, paths.state, paths.log];
       let removed = false;
-      for (const file of [...files, ...files.map(asidePathFor)]) {
+      const extras = [
+        paths.stop,
+        waitPath(paths.lock),
+        previousGeneration(paths.log),
+        ...files.flatMap(preservedCopies),
+      ];
+      for (const file of [...files, ...extras]) {
         removed = removeIfPresent(file) || removed;
       }
       if (removed) syncDirsOf(files, this.#dirHandles);
@@ -323,6 +417,22 @@ class FileStoreImpl implements FileStore {
     this.#leases.releaseAll();
     this.#dirHandles.closeAll();
   }
+}
+
+/** What a list read lost, in a few words; null when it lost nothing. */
+function describeListProblem(raw: RawDocument, list: TodoList): string | null {
+  if (raw.unusable) return "not readable as JSON";
+  if (!listLosesData(raw, list)) return null;
+  const stored = Array.isArray(raw.value?.todos) ? raw.value.todos.length : 0;
+  const dropped = stored - list.todos.length;
+  return dropped > 0
+    ? `${dropped} of ${stored} entries cannot be read and are left out`
+    : "some fields of entries cannot be read and are left out";
+}
+
+/** Whether the scope's stop marker is there: anything under its name counts (fail closed). */
+function markerPresent(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Opens (lazily: nothing is touched until the first call) a store on plain files. */

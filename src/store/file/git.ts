@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /** Files that live only for the length of one write or one lock; never committed. */
-export const TRANSIENT_PATTERNS = ["*.lock", "*.steal", "*.tmp"] as const;
+export const TRANSIENT_PATTERNS = ["*.lock", "*.steal", "*.tmp", "*.wait"] as const;
 
 /** Default message of a snapshot commit. */
 export const DEFAULT_SNAPSHOT_MESSAGE = "todo-continuation snapshot";

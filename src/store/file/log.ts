@@ -1,15 +1,34 @@
-import { closeSync, constants, fsyncSync, openSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  renameSync,
+} from "node:fs";
 import type { DecisionLogEntry, SkipReason } from "../../core/types.js";
-import { type DirSyncer, replaceFiles, SYNC_EACH_TIME, writeAll } from "./atomic.js";
+import {
+  type DirSyncer,
+  removeIfPresent,
+  SYNC_EACH_TIME,
+  syncDirsOf,
+  tempPathFor,
+  writeAll,
+  writeDurably,
+} from "./atomic.js";
 import { readFileNoFollow } from "./documents.js";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
+import { preserveCopy } from "./preserve.js";
 
 /**
  * The decision log of a scope: JSON Lines, newest last. Appends are cheap
  * (one write + fsync); once the file holds half a limit more than it should,
- * it is rewritten atomically with only the newest `limit` entries. Readers
- * never return more than `limit`, and skip any line they cannot trust (a line
- * torn by a crash, a hand edit).
+ * it is rotated: the file becomes the previous generation (`<log>.1`, one
+ * kept) and a fresh one holds the newest `limit` entries. Readers never return
+ * more than `limit`, and skip any line they cannot trust (a line torn by a
+ * crash, a hand edit). A log the store cannot read (over 64 MB, not a regular
+ * file) is set aside as a preserved copy and a fresh one started.
  */
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW;
@@ -72,12 +91,17 @@ interface LogFile {
   /** Lines in the file, trusted or not. */
   lines: number;
   endsWithNewline: boolean;
+  /** The file is too big or not a regular file: it is set aside and a fresh log started. */
+  unusable: boolean;
+  /** What the file held (null when missing or unusable), for undoing a failed transaction. */
+  bytes: Buffer | null;
 }
 
 function readLogFile(path: string): LogFile {
   const bytes = readFileNoFollow(path, MAX_LOG_BYTES);
-  if (bytes === null || bytes === "unusable")
-    return { entries: [], lines: 0, endsWithNewline: true };
+  if (bytes === null || bytes === "unusable") {
+    return { entries: [], lines: 0, endsWithNewline: true, unusable: bytes !== null, bytes: null };
+  }
   const text = bytes.toString("utf8");
   const entries: DecisionLogEntry[] = [];
   let lines = 0;
@@ -91,7 +115,18 @@ function readLogFile(path: string): LogFile {
       // A torn or hand-broken line is skipped.
     }
   }
-  return { entries, lines, endsWithNewline: text.length === 0 || text.endsWith("\n") };
+  const endsWithNewline = text.length === 0 || text.endsWith("\n");
+  return { entries, lines, endsWithNewline, unusable: false, bytes };
+}
+
+/** Whether the log at `path` is one the store cannot read (too big, not a file). */
+export function logUnreadable(path: string): boolean {
+  return readLogFile(path).unusable;
+}
+
+/** The previous generation of a log, kept when the log is trimmed. */
+export function previousGeneration(path: string): string {
+  return `${path}.1`;
 }
 
 /** The newest `limit` trusted entries, oldest first. */
@@ -104,21 +139,59 @@ function toLines(entries: readonly DecisionLogEntry[]): string {
   return entries.map((e) => `${JSON.stringify(e)}\n`).join("");
 }
 
-/** Appends entries (caller holds the scope's lock), trimming the file when it has grown too long. */
-export function appendLogEntries(
+/**
+ * An append prepared (caller holds the scope's lock) but not yet visible:
+ * `commit` makes it so, `undo` takes a committed append back, `dispose`
+ * releases what preparing took. Preparing does everything that can be refused
+ * (a symlink or a folder at the log's name, a read-only folder) before any
+ * document of the transaction changes.
+ */
+export interface PreparedLogAppend {
+  commit(): void;
+  undo(): void;
+  dispose(): void;
+}
+
+/**
+ * Prepares appending entries to a log. Three ways: a plain append (one write
+ * and fsync); once the file holds half a limit more than it should, a rotation
+ * (the current file becomes the previous generation, and a fresh file holds the
+ * newest `limit` entries); and for a log the store cannot read, setting it
+ * aside as a preserved copy and starting afresh.
+ */
+export function prepareLogAppend(
   path: string,
   entries: readonly DecisionLogEntry[],
   limit: number,
   tag: string,
   dirs: DirSyncer = SYNC_EACH_TIME,
-): void {
-  if (entries.length === 0) return;
+): PreparedLogAppend | null {
+  if (entries.length === 0) return null;
   const current = readLogFile(path);
-  if (current.lines + entries.length > compactionThreshold(limit)) {
-    const kept = [...current.entries, ...entries].slice(-limit);
-    const bytes = Buffer.from(toLines(kept));
-    replaceFiles([{ path, bytes, keepAside: false }], tag, () => {}, dirs);
-    return;
+  if (current.unusable || current.lines + entries.length > compactionThreshold(limit)) {
+    const kept = current.unusable ? [...entries] : [...current.entries, ...entries].slice(-limit);
+    const temp = tempPathFor(path, tag);
+    writeDurably(temp, Buffer.from(toLines(kept)));
+    if (current.unusable) preserveCopy(path);
+    let committed = false;
+    return {
+      commit() {
+        if (!current.unusable) renameSync(path, previousGeneration(path));
+        renameSync(temp, path);
+        committed = true;
+        syncDirsOf([path], dirs);
+      },
+      undo() {
+        if (!committed) return;
+        if (current.bytes !== null) {
+          writeDurably(temp, current.bytes);
+          renameSync(temp, path);
+        }
+      },
+      dispose() {
+        removeIfPresent(temp);
+      },
+    };
   }
   let fd: number;
   try {
@@ -126,11 +199,42 @@ export function appendLogEntries(
   } catch (error) {
     throw symlinkRefusal(path, error);
   }
+  const size = fstatSync(fd).size;
+  let committed = false;
+  return {
+    commit() {
+      // A line torn by a crash is closed off so the next entry starts clean.
+      writeAll(fd, Buffer.from((current.endsWithNewline ? "" : "\n") + toLines(entries)));
+      committed = true;
+      fsyncSync(fd);
+    },
+    undo() {
+      if (!committed) return;
+      ftruncateSync(fd, size);
+      fsyncSync(fd);
+    },
+    dispose() {
+      closeSync(fd);
+    },
+  };
+}
+
+/** Appends entries at once (caller holds the scope's lock). */
+export function appendLogEntries(
+  path: string,
+  entries: readonly DecisionLogEntry[],
+  limit: number,
+  tag: string,
+  dirs: DirSyncer = SYNC_EACH_TIME,
+): void {
+  const prepared = prepareLogAppend(path, entries, limit, tag, dirs);
+  if (prepared === null) return;
   try {
-    // A line torn by a crash is closed off so the next entry starts clean.
-    writeAll(fd, Buffer.from((current.endsWithNewline ? "" : "\n") + toLines(entries)));
-    fsyncSync(fd);
+    prepared.commit();
+  } catch (error) {
+    prepared.undo();
+    throw error;
   } finally {
-    closeSync(fd);
+    prepared.dispose();
   }
 }

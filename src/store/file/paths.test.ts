@@ -30,6 +30,7 @@ describe("scopePaths", () => {
       state: resolve(TODO, ".state/cron/snightly.json"),
       log: resolve(TODO, ".state/cron/snightly.log.jsonl"),
       lock: resolve(TODO, ".state/cron/snightly.lock"),
+      stop: resolve(TODO, ".state/cron/snightly.stop"),
       dirs: [resolve(TODO, "cron"), resolve(TODO, ".state"), resolve(TODO, ".state/cron")],
     });
   });

@@ -15,6 +15,11 @@ export interface ScopePaths {
   state: string;
   log: string;
   lock: string;
+  /**
+   * Present while the user's stop holds: kept apart from the state document,
+   * so losing or corrupting that document cannot lift a stop.
+   */
+  stop: string;
   /** Folders between the todo folder and the files, outermost first. */
   dirs: string[];
 }
@@ -41,7 +46,8 @@ export function containedPath(base: string, relativePath: string): string {
 
 /**
  * Paths of a scope's list (`<todo>/<key>.json`), state
- * (`<todo>/.state/<key>.json`), decision log (`.log.jsonl`) and lock (`.lock`).
+ * (`<todo>/.state/<key>.json`), decision log (`.log.jsonl`), lock (`.lock`)
+ * and stop marker (`.stop`).
  * Throws for a scope `resolveScope` could not have produced.
  */
 export function scopePaths(todoDir: string, scope: Scope): ScopePaths {
@@ -52,6 +58,7 @@ export function scopePaths(todoDir: string, scope: Scope): ScopePaths {
     state: containedPath(stateDir, `${scope.key}.json`),
     log: containedPath(stateDir, `${scope.key}.log.jsonl`),
     lock: containedPath(stateDir, `${scope.key}.lock`),
+    stop: containedPath(stateDir, `${scope.key}.stop`),
     dirs: [],
   };
   const dirs = new Set<string>([stateDir]);

@@ -20,6 +20,7 @@ describe("resolveOptions", () => {
       poolSize: DEFAULT_POOL_SIZE,
       connectTimeoutMs: 10_000,
       logLimit: DEFAULT_POSTGRES_LOG_LIMIT,
+      lockTimeoutMs: 5_000,
     });
   });
 

@@ -6,6 +6,7 @@ export const DEFAULT_SCHEMA = "todo_continuation";
 export const DEFAULT_POSTGRES_LOG_LIMIT = 200;
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_ROW_LOCK_TIMEOUT_MS = 5_000;
 
 export interface PostgresConnectionOptions {
   /** `postgres://user@host:port/db`; defaults to env `TODO_CONTINUATION_DATABASE_URL`. */
@@ -23,6 +24,12 @@ export interface PostgresConnectionOptions {
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** Decision-log entries kept per scope (default 200). */
   logLimit?: number;
+  /**
+   * How long a transaction waits for a scope's row lock held by another
+   * session before it fails, naming the scope (default 5 s). Writes of other
+   * scopes never wait for it.
+   */
+  lockTimeoutMs?: number;
 }
 
 /** Options checked and filled in; `connectionString` is null only when a pool was given. */
@@ -33,6 +40,7 @@ export interface ResolvedOptions {
   poolSize: number;
   connectTimeoutMs: number;
   logLimit: number;
+  lockTimeoutMs: number;
 }
 
 /** Unquoted lower-case identifiers only, so a schema name can never inject SQL. */
@@ -72,6 +80,11 @@ export function resolveOptions(
     DEFAULT_CONNECT_TIMEOUT_MS,
   );
   const logLimit = positiveInteger("logLimit", options.logLimit, DEFAULT_POSTGRES_LOG_LIMIT);
+  const lockTimeoutMs = positiveInteger(
+    "lockTimeoutMs",
+    options.lockTimeoutMs,
+    DEFAULT_ROW_LOCK_TIMEOUT_MS,
+  );
   if (options.pool !== undefined) {
     if (options.connectionString !== undefined) {
       throw new TypeError("pool: pass either pool or connectionString, not both");
@@ -86,6 +99,7 @@ export function resolveOptions(
       poolSize,
       connectTimeoutMs,
       logLimit,
+      lockTimeoutMs,
     };
   }
   if (options.connectionString !== undefined) {
@@ -101,6 +115,7 @@ export function resolveOptions(
       poolSize,
       connectTimeoutMs,
       logLimit,
+      lockTimeoutMs,
     };
   }
   const raw = env[DATABASE_URL_ENV];
@@ -109,7 +124,15 @@ export function resolveOptions(
       `connectionString: not given and ${DATABASE_URL_ENV} is not set; pass connectionString (e.g. postgres://user@127.0.0.1:5432/db) or set ${DATABASE_URL_ENV}`,
     );
   }
-  return { connectionString: raw, pool: null, schema, poolSize, connectTimeoutMs, logLimit };
+  return {
+    connectionString: raw,
+    pool: null,
+    schema,
+    poolSize,
+    connectTimeoutMs,
+    logLimit,
+    lockTimeoutMs,
+  };
 }
 
 /** Where the store connects, for error messages: never includes the password. */

@@ -387,7 +387,7 @@ describe("PostgresStore: scopes", () => {
 });
 
 describe("PostgresStore: fail-closed reads", () => {
-  it("reads hand-corrupted documents as empty and drops bad log entries", async () => {
+  it("reads hand-corrupted documents as empty (the state as untrusted) and drops bad log entries", async () => {
     const scope = freshScope();
     await store.transact(scope, () => ({
       todos: list("a"),
@@ -405,7 +405,7 @@ describe("PostgresStore: fail-closed reads", () => {
     );
     const snap = await store.read(scope);
     expect(snap.todos).toEqual(emptyList());
-    expect(snap.state).toEqual(emptyState());
+    expect(snap.state).toEqual({ ...emptyState(), untrusted: true });
     expect((await store.readLog(scope)).map((e) => e.at)).toEqual([2]);
   });
 

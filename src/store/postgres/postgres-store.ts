@@ -9,7 +9,7 @@ import type {
   TransactionResult,
 } from "../../core/types.js";
 import { Batcher, type Settled } from "./batcher.js";
-import { explainConnectionError, PostgresUnavailableError } from "./errors.js";
+import { explainConnectionError, explainTimeout, PostgresUnavailableError } from "./errors.js";
 import { parseLogEntryText } from "./log-entry.js";
 import {
   type ConnectionTarget,
@@ -77,6 +77,7 @@ function byKey(a: Scope, b: Scope): number {
 export class PostgresStore implements Store {
   readonly schema: string;
   readonly logLimit: number;
+  readonly lockTimeoutMs: number;
   readonly target: ConnectionTarget;
   readonly #pool: Pool;
   readonly #ownsPool: boolean;
@@ -90,6 +91,7 @@ export class PostgresStore implements Store {
   constructor(options: ResolvedOptions) {
     this.schema = options.schema;
     this.logLimit = options.logLimit;
+    this.lockTimeoutMs = options.lockTimeoutMs;
     this.target = describeTarget(options.connectionString, options.pool);
     this.#statements = new Statements(options.schema);
     if (options.pool !== null) {
@@ -159,6 +161,17 @@ export class PostgresStore implements Store {
     assertScope(scope);
     if (typeof fn !== "function") throw new TypeError("transact: fn must be a function");
     await this.ready();
+    try {
+      return await this.#transact(scope, fn);
+    } catch (error) {
+      throw explainTimeout(error, scope.key);
+    }
+  }
+
+  async #transact<R>(
+    scope: Scope,
+    fn: (snapshot: ScopeSnapshot) => TransactionResult<R>,
+  ): Promise<R> {
     for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
       const { snapshot, version } = readRow(await this.#reads.submit(scope.key));
       const out = runCallback(fn, snapshot);
@@ -246,6 +259,9 @@ export class PostgresStore implements Store {
     for (let attempt = 0; attempt < LOCKED_ATTEMPTS; attempt++) {
       const outcome = await this.#guard(
         withTransaction<{ out: TransactionResult<R> } | null>(this.#pool, async (client) => {
+          // Waiting for this scope's row is bounded, so a session that holds it
+          // fails this transaction (naming the scope) instead of stalling it.
+          await this.#query(client, "lockTimeout", [this.lockTimeoutMs]);
           // The row must exist to be locked; a placeholder holds empty documents at
           // revision 0, exactly what a read of a missing scope returns.
           await this.#query(client, "placeholder", [

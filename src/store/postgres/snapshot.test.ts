@@ -23,12 +23,12 @@ describe("readRow", () => {
     });
   });
 
-  it("reads unparseable or foreign documents as empty, keeping revisions and token", () => {
+  it("reads unparseable or foreign documents as empty (the state as untrusted), keeping revisions and token", () => {
     const { snapshot, version } = readRow(row("{not json", "[1,2]"));
     expect(snapshot).toEqual({
       todos: emptyList(),
       todosRevision: 7,
-      state: emptyState(),
+      state: { ...emptyState(), untrusted: true },
       stateRevision: 3,
     });
     expect(version).toBe("42");

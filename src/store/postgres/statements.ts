@@ -3,11 +3,12 @@ import type { QueryConfig } from "pg";
 import { quoteIdentifier } from "./schema.js";
 
 /** SQL text of every statement the store runs, for one schema. */
-/** SQL text of every statement the store runs, for one schema. */
 export interface StatementTexts {
   /** Rows of many scopes at once ($1 text[]); missing scopes have no row. */
   read: string;
   readForUpdate: string;
+  /** Bounds the lock waits of the transaction it runs in ($1: milliseconds). */
+  lockTimeout: string;
   /** Creates the scope row if absent; used only before a locked read. */
   placeholder: string;
   /** Creates the scope row with its first write; does nothing if it already exists. */
@@ -15,7 +16,8 @@ export interface StatementTexts {
   /**
    * Compare-and-set write: the row is written only if its write token is
    * still the one read; the log is appended and trimmed in the same
-   * statement. Returns the key when written, nothing when the race was lost.
+   * statement. Returns the key when written, nothing when the race was lost
+   * or another session holds the row locked (it is skipped, never waited for).
    */
   update: string;
   /** `update` for many scopes in one statement (one commit); returns the keys written. */
@@ -66,6 +68,7 @@ export function statementTexts(schema: string): StatementTexts {
   return {
     read: `SELECT ${ROW} FROM ${s}.scopes WHERE key = ANY($1::text[])`,
     readForUpdate: `SELECT ${ROW} FROM ${s}.scopes WHERE key = $1 FOR UPDATE`,
+    lockTimeout: "SELECT set_config('lock_timeout', $1::text || 'ms', true)",
     placeholder: `INSERT INTO ${s}.scopes (key, kind, todos, state, version)
       VALUES ($1, $2, $3::json, $4::json, ${token}) ON CONFLICT (key) DO NOTHING`,
     // $1 key, $2 kind, $3 todos, $4 todos revision, $5 state, $6 state revision,
@@ -89,9 +92,16 @@ export function statementTexts(schema: string): StatementTexts {
       SELECT log_seq::text AS log_seq FROM up`,
     // $1 key, $2 expected token, $3 todos (null = keep), $4 state (null = keep),
     // $5 log count, $6 log entries (a JSON array), $7 log limit
-    update: `WITH up AS (
+    // A row another session holds locked is skipped, not waited for: the
+    // write reports a lost race, and the transaction's locked attempt waits
+    // for it with a bounded lock_timeout.
+    update: `WITH target AS (
+        SELECT key FROM ${s}.scopes WHERE key = $1 AND version = $2::bigint
+        FOR UPDATE SKIP LOCKED
+      ), up AS (
         UPDATE ${s}.scopes AS sc SET ${setList("$3::json", "$4::json", "$5", token)}
-        WHERE sc.key = $1 AND sc.version = $2::bigint
+        FROM target t
+        WHERE sc.key = t.key AND sc.version = $2::bigint
         RETURNING sc.key, sc.log_seq
       ), appended AS (
         INSERT INTO ${s}.decision_log (scope_key, seq, entry)
@@ -108,10 +118,13 @@ export function statementTexts(schema: string): StatementTexts {
     updateMany: `WITH input AS (
         SELECT * FROM unnest($1::text[], $2::bigint[], $3::json[], $4::json[], $5::int[], $6::json[])
           AS i(key, expected, todos, state, n, log)
+      ), target AS (
+        SELECT sc.key FROM ${s}.scopes sc JOIN input i ON sc.key = i.key AND sc.version = i.expected
+        ORDER BY sc.key FOR UPDATE OF sc SKIP LOCKED
       ), up AS (
         UPDATE ${s}.scopes AS sc SET ${setList("i.todos", "i.state", "i.n", token)}
-        FROM input i
-        WHERE sc.key = i.key AND sc.version = i.expected
+        FROM input i, target t
+        WHERE sc.key = i.key AND t.key = i.key AND sc.version = i.expected
         RETURNING sc.key, sc.log_seq, i.n, i.log
       ), appended AS (
         INSERT INTO ${s}.decision_log (scope_key, seq, entry)

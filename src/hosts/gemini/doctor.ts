@@ -1,0 +1,158 @@
+import { existsSync } from "node:fs";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import { readJsonFile } from "./json-file.js";
+import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
+import {
+  GEMINI_HOOK_SPECS,
+  isOurGeminiHandler,
+  ourGeminiHandlers,
+  todoToolOf,
+  toolFactsOf,
+} from "./settings.js";
+import { folderTrustOf } from "./trust.js";
+
+const HOST = "gemini";
+
+type Json = Record<string, unknown>;
+
+function eventsWithOurHooks(settings: unknown): Set<string> {
+  const found = new Set<string>();
+  const hooks = (settings as Json | null)?.hooks;
+  if (typeof hooks !== "object" || hooks === null) return found;
+  for (const [event, groups] of Object.entries(hooks as Json)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      const handlers = (group as Json | null)?.hooks;
+      if (Array.isArray(handlers) && handlers.some(isOurGeminiHandler)) found.add(event);
+    }
+  }
+  return found;
+}
+
+/** The script a hook command runs, with `$GEMINI_PROJECT_DIR` read as the project. */
+export function scriptOfCommand(command: string, project: string): string | null {
+  const quoted = [...command.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+    (m[1] as string).replace(/\\(["\\$`])/g, "$1"),
+  );
+  const script = quoted.find((q) => q.endsWith(".js"));
+  if (script === undefined) return null;
+  return script.replace(/^\$GEMINI_PROJECT_DIR/, project);
+}
+
+async function settingsOf(target: GeminiTarget, ctx: DoctorContext) {
+  const env: Record<string, string | undefined> = { ...ctx.env, HOME: ctx.home };
+  const path = geminiSettingsPath(target, ctx.cwd, env);
+  try {
+    const file = await readJsonFile(path);
+    return { path, value: file.value, error: null as string | null };
+  } catch (error) {
+    return { path, value: null, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * `doctor` for Gemini CLI: are our hooks in the project's or the user's
+ * settings, complete, pointing at a script that exists, in a trusted folder
+ * (project installs), with hooks switched on, and does the agent have a todo
+ * tool at all. Nothing installed: no findings.
+ */
+export const geminiDoctor: DoctorCheck = async (ctx) => {
+  const findings: DoctorFinding[] = [];
+  const env: Record<string, string | undefined> = { ...ctx.env, HOME: ctx.home };
+  const project = await settingsOf("project", ctx);
+  const user = await settingsOf("user", ctx);
+  const installs = [
+    { target: "project" as const, ...project },
+    { target: "user" as const, ...user },
+  ].filter((s) => s.error !== null || ourGeminiHandlers(s.value).length > 0);
+  if (installs.length === 0) return findings;
+  for (const install of installs) {
+    const fix = `todo-continuation install gemini --${install.target}`;
+    if (install.error !== null) {
+      findings.push({
+        host: HOST,
+        check: "settings",
+        ok: false,
+        message: install.error,
+        fix: `fix ${install.path} by hand`,
+      });
+      continue;
+    }
+    const present = eventsWithOurHooks(install.value);
+    const missing = [...new Set(GEMINI_HOOK_SPECS.map((s) => s.event))].filter(
+      (e) => !present.has(e),
+    );
+    findings.push(
+      missing.length === 0
+        ? { host: HOST, check: "hooks", ok: true, message: `hooks installed in ${install.path}` }
+        : {
+            host: HOST,
+            check: "hooks",
+            ok: false,
+            message: `${install.path} lacks our ${missing.join(", ")} hook(s)`,
+            fix,
+          },
+    );
+    const command = ourGeminiHandlers(install.value)[0]?.command ?? "";
+    const script = scriptOfCommand(command, ctx.cwd);
+    findings.push(
+      script !== null && existsSync(script)
+        ? { host: HOST, check: "loadable", ok: true, message: `hook entry ${script} exists` }
+        : {
+            host: HOST,
+            check: "loadable",
+            ok: false,
+            message: `the hook command names ${script ?? "no script"}, which does not exist`,
+            fix,
+          },
+    );
+    if (install.target === "project") {
+      const rules = (await readJsonFile(trustedFoldersPath(env)).catch(() => null))?.value;
+      const trusted =
+        folderTrustOf(rules, ctx.cwd) === "trusted" || env.GEMINI_CLI_TRUST_WORKSPACE === "true";
+      findings.push(
+        trusted
+          ? { host: HOST, check: "trust", ok: true, message: `${ctx.cwd} is a trusted folder` }
+          : {
+              host: HOST,
+              check: "trust",
+              ok: false,
+              message: `${ctx.cwd} is not a trusted folder: Gemini CLI ignores its project hooks`,
+              fix: 'start `gemini` in the project and choose "Trust folder" (or run /permissions)',
+            },
+      );
+    }
+  }
+  const u = toolFactsOf(user.value);
+  const p = toolFactsOf(project.value);
+  const hooksOff = u.hooksDisabled || p.hooksDisabled || u.ourHookDisabled || p.ourHookDisabled;
+  findings.push(
+    hooksOff
+      ? {
+          host: HOST,
+          check: "enabled",
+          ok: false,
+          message:
+            "hooksConfig switches our hooks off (enabled: false, or disabled lists todo-continuation)",
+          fix: 'set "hooksConfig": {"enabled": true} and remove "todo-continuation" from hooksConfig.disabled',
+        }
+      : { host: HOST, check: "enabled", ok: true, message: "hooks are enabled" },
+  );
+  const tool = todoToolOf({
+    model: p.model ?? u.model,
+    taskTracker: p.taskTracker || u.taskTracker,
+    writeTodosDisabled: p.writeTodosDisabled || u.writeTodosDisabled,
+  });
+  findings.push(
+    tool.tool !== null
+      ? { host: HOST, check: "todo-tool", ok: true, message: tool.why }
+      : {
+          host: HOST,
+          check: "todo-tool",
+          ok: false,
+          message: tool.why,
+          fix: 'add "experimental": {"taskTracker": true} to .gemini/settings.json',
+        },
+  );
+  return findings;
+};

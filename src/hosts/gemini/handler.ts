@@ -1,0 +1,178 @@
+import { resolveScope } from "../../core/scope/scope.js";
+import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
+import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { asksTheUser } from "../claude-code/outcome.js";
+import type { ChildRuns } from "./children.js";
+import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
+import {
+  CHILD_AGENT_TOOL,
+  closeInstructionFor,
+  familyOf,
+  familyOfList,
+  todosAfterTool,
+} from "./todos.js";
+import { isRealUserPrompt, lastMessageOf, nudgeReason, stopReasonOf, turnIdOf } from "./turn.js";
+
+/** The host name in scope keys: `session/gemini.<session id>`. */
+export const GEMINI_HOST = "gemini";
+
+export interface GeminiHookOptions {
+  store: Store;
+  children: ChildRuns;
+  preset?: PresetName;
+  limits?: Partial<Limits>;
+  now?: () => number;
+  /** A closing question counts as waiting for the user. Default true. */
+  waitOnQuestions?: boolean;
+}
+
+/** What the hook process prints and exits with. */
+export interface GeminiHookResponse {
+  /** Written to stdout: `{}` (allow) or the block decision as JSON. */
+  stdout: string;
+  stderr: string[];
+  /** Always 0: a failing hook must never hold a session hostage. */
+  exitCode: 0;
+}
+
+/** Gemini CLI reads `{}` as "nothing to say"; an empty stdout works too but `{}` is explicit. */
+export const ALLOW = "{}";
+
+/** The JSON Gemini CLI reads from an AfterAgent hook to send the reason back as a new prompt. */
+export function geminiBlockDecision(reason: string): string {
+  return JSON.stringify({ decision: "block", reason });
+}
+
+export function geminiScope(sessionId: string): Scope {
+  const scope = resolveScope({ kind: "session", host: GEMINI_HOST, sessionId });
+  if (scope === null) {
+    throw new GeminiHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
+  }
+  return scope;
+}
+
+function describeIdle(result: IdleResult): string {
+  if (result.action === "skip") return `stop allowed (${result.reason})`;
+  const delivered = result.delivered ? "" : " but could not be delivered";
+  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
+}
+
+function runtimeOf(options: GeminiHookOptions, closeInstruction?: string): ContinuationRuntime {
+  return new ContinuationRuntime({
+    store: options.store,
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(closeInstruction !== undefined ? { closeInstruction } : {}),
+  });
+}
+
+/**
+ * The events that never touch the store (a child starting or ending, events
+ * we do not act on), answered without opening it: the entry skips the store
+ * for them. Null when the event needs the store.
+ */
+export async function handleStorelessEvent(
+  event: GeminiHookEvent,
+  children: ChildRuns,
+): Promise<GeminiHookResponse | null> {
+  const response: GeminiHookResponse = { stdout: ALLOW, stderr: [], exitCode: 0 };
+  if (event.kind === "other") return response;
+  if (event.kind === "BeforeTool") {
+    if (event.toolName === CHILD_AGENT_TOOL) await children.open(event.sessionId, event.toolInput);
+    return response;
+  }
+  if (event.kind === "AfterTool") {
+    if (event.toolName === CHILD_AGENT_TOOL) {
+      await children.close(event.sessionId, event.toolInput);
+      return response;
+    }
+    if (familyOf(event.toolName) === null) return response;
+  }
+  return null;
+}
+
+/**
+ * Handles one parsed hook event. Errors propagate; the entry turns them into
+ * an allowed stop.
+ */
+export async function handleGeminiHookEvent(
+  event: GeminiHookEvent,
+  options: GeminiHookOptions,
+): Promise<GeminiHookResponse> {
+  const early = await handleStorelessEvent(event, options.children);
+  if (early !== null) return early;
+  const response = emptyResponse();
+  switch (event.kind) {
+    case "BeforeAgent":
+      await beforeAgent(event, options);
+      return response;
+    case "AfterTool":
+      await afterTool(event, options, response);
+      return response;
+    case "AfterAgent":
+      return afterAgent(event, options, response);
+    default:
+      return response;
+  }
+}
+
+function emptyResponse(): GeminiHookResponse {
+  return { stdout: ALLOW, stderr: [], exitCode: 0 };
+}
+
+type Event<K extends KnownGeminiEvent["kind"]> = Extract<KnownGeminiEvent, { kind: K }>;
+
+async function beforeAgent(event: Event<"BeforeAgent">, options: GeminiHookOptions) {
+  // Our own nudge and the CLI's recovery prompts come back through here: not a person.
+  if (!isRealUserPrompt(event.prompt)) return;
+  // No child runs across a new prompt; markers left by a killed process go.
+  await options.children.clear(event.sessionId);
+  await runtimeOf(options).turnStarted(geminiScope(event.sessionId), { real: true });
+}
+
+async function afterTool(
+  event: Event<"AfterTool">,
+  options: GeminiHookOptions,
+  response: GeminiHookResponse,
+) {
+  // A subagent keeps its own list; its writes arrive with the parent's session id.
+  if (await options.children.running(event.sessionId)) {
+    response.stderr.push(
+      `todo-continuation: ${event.toolName} from a subagent; the session's list is unchanged`,
+    );
+    return;
+  }
+  const todos = todosAfterTool(event.toolName, event.toolInput, event.toolResponse);
+  if (todos === null) return;
+  await runtimeOf(options).setTodos(geminiScope(event.sessionId), todos);
+}
+
+async function afterAgent(
+  event: Event<"AfterAgent">,
+  options: GeminiHookOptions,
+  response: GeminiHookResponse,
+): Promise<GeminiHookResponse> {
+  const scope = geminiScope(event.sessionId);
+  const before = await options.store.read(scope);
+  // A session that never wrote a todo has nothing to decide.
+  if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
+  const stopReason = stopReasonOf(event.promptResponse);
+  await runtimeOf(options).turnEnded(scope, {
+    turnId: turnIdOf(event.promptResponse, before.todosRevision),
+    stopReason,
+    injected: event.stopHookActive,
+  });
+  const message = lastMessageOf(event.promptResponse);
+  const runtime = runtimeOf(options, closeInstructionFor(familyOfList(before.todos.todos)));
+  const result = await runtime.runIdle(scope, {
+    trigger: "stop-hook",
+    signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
+    deliver: (nudge) => {
+      response.stdout = geminiBlockDecision(nudgeReason(nudge.text));
+    },
+  });
+  const turn = stopReason === "aborted" ? " after the user cancelled the turn" : "";
+  response.stderr.push(`todo-continuation: ${describeIdle(result)}${turn}`);
+  return response;
+}

@@ -1,0 +1,121 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseGeminiHookArgs, runGeminiHook } from "./hook.js";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+function temp(prefix: string) {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+async function hook(argv: string[], input: string, env: Record<string, string> = {}) {
+  let stdout = "";
+  let stderr = "";
+  const project = temp("gem-hook-p-");
+  const code = await runGeminiHook(argv, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    stdin: Readable.from([input]),
+    env: {
+      GEMINI_PROJECT_DIR: project,
+      TODO_CONTINUATION_GEMINI_CHILDREN: temp("gem-hook-c-"),
+      ...env,
+    },
+    cwd: project,
+  });
+  return { code, stdout, stderr, project };
+}
+
+const event = (fields: Record<string, unknown>) =>
+  JSON.stringify({ session_id: "s1", cwd: undefined, ...fields });
+
+describe("runGeminiHook", () => {
+  it("fails open: bad input allows the stop with {} and one line on stderr, exit 0", async () => {
+    const bad = await hook([], "not json");
+    expect(bad).toMatchObject({ code: 0, stdout: "{}\n" });
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain("hook failed, allowing the stop");
+    const badArgs = await hook(["--bogus"], event({ hook_event_name: "AfterAgent" }));
+    expect(badArgs).toMatchObject({ code: 0, stdout: "{}\n" });
+    const notADir = join(temp("gem-hook-f-"), "file");
+    writeFileSync(notADir, "");
+    const badStore = await hook(
+      ["--dir", join(notADir, "store")],
+      event({
+        hook_event_name: "AfterTool",
+        tool_name: "write_todos",
+        tool_input: { todos: [{ description: "a", status: "pending" }] },
+      }),
+    );
+    expect(badStore).toMatchObject({ code: 0, stdout: "{}\n" });
+    expect(badStore.stderr).toContain("hook failed");
+  });
+
+  it("keeps the list in the project's .gemini folder and blocks an early stop", async () => {
+    const write = await hook(
+      [],
+      event({
+        hook_event_name: "AfterTool",
+        tool_name: "write_todos",
+        tool_input: { todos: [{ description: "a", status: "pending" }] },
+      }),
+    );
+    expect(existsSync(join(write.project, ".gemini", "todo-continuation"))).toBe(true);
+    const dir = join(write.project, ".gemini", "todo-continuation");
+    const stop = await hook(
+      ["--dir", dir],
+      event({ hook_event_name: "AfterAgent", prompt: "p", prompt_response: "Bye." }),
+    );
+    expect(JSON.parse(stop.stdout)).toMatchObject({ decision: "block" });
+  });
+
+  it("opens no store for events that do not need one", async () => {
+    const other = await hook(
+      [],
+      event({ hook_event_name: "BeforeTool", tool_name: "invoke_agent", tool_input: {} }),
+    );
+    expect(other.stdout).toBe("{}\n");
+    expect(existsSync(join(other.project, ".gemini"))).toBe(false);
+  });
+
+  it("prints its usage and reads its options", async () => {
+    expect((await hook(["--help"], "")).stdout).toContain("Usage: todo-continuation hook gemini");
+    expect(parseGeminiHookArgs(["gemini", "--preset", "parley"]).preset).toBe("parley");
+    expect(() => parseGeminiHookArgs(["--dir", "a", "--database-url", "b"])).toThrow(/only one/);
+  });
+});
+
+/** Static imports reachable from a module (dynamic `import()` is not followed: it loads on demand). */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, "utf8");
+  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)";/gms)) {
+    const spec = m[1] as string;
+    if (/^import\s+type\s/.test(m[0]) || /^export\s+type\s/.test(m[0])) continue;
+    if (!spec.startsWith(".")) {
+      seen.add(spec);
+      continue;
+    }
+    staticImports(resolve(dirname(file), spec.replace(/\.js$/, ".ts")), seen);
+  }
+  return seen;
+}
+
+describe("the hook entry", () => {
+  it("loads nothing heavy: no zod, no pg, no MCP SDK, nothing of the CLI", () => {
+    const entry = fileURLToPath(new URL("./hook-main.ts", import.meta.url));
+    const loaded = [...staticImports(entry)];
+    expect(loaded.some((m) => m.includes("hosts/gemini/handler.ts"))).toBe(true);
+    const heavy = loaded.filter((m) => /^(zod|pg|@modelcontextprotocol)|\/cli\//.test(m));
+    expect(heavy).toEqual([]);
+  });
+});

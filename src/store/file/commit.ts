@@ -1,0 +1,140 @@
+import { linkSync, renameSync } from "node:fs";
+import {
+  type DirSyncer,
+  removeIfPresent,
+  syncDirsOf,
+  tempPathFor,
+  writeDurably,
+} from "./atomic.js";
+import type { RawDocument } from "./documents.js";
+import type { PreparedLogAppend } from "./log.js";
+import { preserveCopy } from "./preserve.js";
+
+/** One document a transaction replaces. */
+export interface DocumentWrite {
+  path: string;
+  bytes: Uint8Array;
+  /** The document as the transaction read it: what a failed commit puts back. */
+  previous: RawDocument;
+  /** Keep a copy of the current file first (it held something a read could not keep). */
+  preserve: boolean;
+}
+
+/** The stop marker's wanted state; null leaves it alone. */
+export interface StopMarkerChange {
+  path: string;
+  present: boolean;
+}
+
+export interface TransactionWrites {
+  documents: readonly DocumentWrite[];
+  /** Prepares the log append; runs after the documents' temporaries are written. */
+  prepareLog: () => PreparedLogAppend | null;
+  stop: StopMarkerChange | null;
+}
+
+const STOP_MARKER_TEXT =
+  "The user stopped continuation for this scope; `resume` removes this file.\n";
+
+/**
+ * Commits a transaction all or nothing. Everything that can be refused is done
+ * first and changes nothing visible: each document's temporary is written and
+ * flushed, copies of damaged documents are kept, the log append is prepared
+ * (a symlink or folder at the log's name fails here). Then, after
+ * `beforeCommit` (the caller re-checks its lock): the stop marker is created,
+ * the log appended, the documents renamed into place, the stop marker removed.
+ * When any of these fails, those already done are undone, so a retried
+ * transaction is never applied twice. A stop is created first and removed last,
+ * so a crash between the steps can only leave the scope stopped.
+ */
+export function commitTransaction(
+  writes: TransactionWrites,
+  tag: string,
+  beforeCommit: () => void,
+  dirs: DirSyncer,
+): void {
+  const temps: string[] = [];
+  const copies = new Map<string, string>();
+  const renamed: DocumentWrite[] = [];
+  let log: PreparedLogAppend | null = null;
+  let markerCreated = false;
+  try {
+    for (const write of writes.documents) {
+      const temp = tempPathFor(write.path, tag);
+      temps.push(temp);
+      writeDurably(temp, write.bytes);
+    }
+    for (const write of writes.documents) {
+      if (!write.preserve || !write.previous.exists) continue;
+      const copy = preserveCopy(write.path);
+      if (copy !== null) copies.set(write.path, copy);
+    }
+    log = writes.prepareLog();
+    beforeCommit();
+    try {
+      if (writes.stop?.present) {
+        writeDurably(writes.stop.path, Buffer.from(STOP_MARKER_TEXT));
+        markerCreated = true;
+      }
+      log?.commit();
+      for (const write of writes.documents) {
+        renameSync(tempPathFor(write.path, tag), write.path);
+        renamed.push(write);
+      }
+      if (writes.stop !== null && !writes.stop.present) removeIfPresent(writes.stop.path);
+    } catch (error) {
+      undo(renamed, copies, log, markerCreated ? writes.stop : null, tag);
+      throw error;
+    }
+  } finally {
+    log?.dispose();
+    for (const temp of temps) {
+      try {
+        removeIfPresent(temp);
+      } catch {
+        // Best effort: a leftover temporary is removed when the scope's lock is next taken.
+      }
+    }
+  }
+  const touched = writes.documents.map((w) => w.path);
+  if (writes.stop !== null) touched.push(writes.stop.path);
+  syncDirsOf(touched, dirs);
+}
+
+/** Puts back what a failed commit changed, newest first; best effort, the first error wins. */
+function undo(
+  renamed: readonly DocumentWrite[],
+  copies: ReadonlyMap<string, string>,
+  log: PreparedLogAppend | null,
+  marker: StopMarkerChange | null,
+  tag: string,
+): void {
+  const steps: (() => void)[] = [];
+  for (const write of [...renamed].reverse()) {
+    steps.push(() => restore(write, copies.get(write.path), tag));
+  }
+  if (log !== null) steps.push(() => log.undo());
+  if (marker !== null) steps.push(() => removeIfPresent(marker.path));
+  for (const step of steps) {
+    try {
+      step();
+    } catch {
+      // The original error is the one the caller must see.
+    }
+  }
+}
+
+function restore(write: DocumentWrite, copy: string | undefined, tag: string): void {
+  const { previous } = write;
+  const temp = tempPathFor(write.path, tag);
+  if (!previous.exists) {
+    removeIfPresent(write.path);
+  } else if (previous.bytes !== null) {
+    writeDurably(temp, previous.bytes);
+    renameSync(temp, write.path);
+  } else if (copy !== undefined) {
+    removeIfPresent(temp);
+    linkSync(copy, temp);
+    renameSync(temp, write.path);
+  }
+}
