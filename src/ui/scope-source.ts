@@ -7,7 +7,6 @@ import {
   overviewRow,
   problemFromReport,
   problemOf,
-  storedProblems,
   unreadableRow,
 } from "./view-model.js";
 
@@ -147,7 +146,8 @@ export class ScopeSource {
       const [snapshot, log, report] = await Promise.all([
         this.store.read(scope),
         this.store.readLog(scope, known ? NEW_ENTRIES_READ : 1),
-        storedProblems(this.store, scope),
+        // Stores whose documents cannot break have no report to give.
+        this.store.problems?.(scope) ?? [],
       ]);
       const problem = problemFromReport(report);
       if (problem?.unreadable) this.counters.storeErrors++;

@@ -1,8 +1,12 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../core/scope/scope.js";
 import type { Scope, ScopeSnapshot, Store } from "../core/types.js";
 import { ContinuationRuntime } from "../runtime/runtime.js";
+import { createFileStore } from "../store/file/index.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
 import { type Dashboard, startDashboard } from "./server.js";
 
@@ -222,5 +226,31 @@ describe("the dashboard's picture of the store", () => {
     expect((await fetch(withToken(d, `/scope?key=${encodeURIComponent(worker.key)}`))).status).toBe(
       404,
     );
+  });
+});
+
+describe("a corrupt file on the real file store", () => {
+  it("shows its scope as unreadable, naming the file, and the rest of the page works", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tc-ui-corrupt-"));
+    try {
+      const store = createFileStore({ root });
+      const runtime = new ContinuationRuntime({ store });
+      const tui = resolveScope({ kind: "tui" })!;
+      await runtime.setTodos(tui, [{ content: "a", status: "pending" }]);
+      await runtime.setTodos(worker, [{ content: "b", status: "pending" }]);
+      await runtime.stop(tui);
+      const stateFile = join(store.todoDir, ".state", "tui.json");
+      await writeFile(stateFile, "{not json");
+      dashboard = await startDashboard({ runtime, storeDescription: root });
+      expect(dashboard.source.row(tui.key)?.state).toBe("unreadable");
+      expect(dashboard.source.row(worker.key)?.state).not.toBe("unreadable");
+      const page = await (await fetch(dashboard.url)).text();
+      expect(page).toContain(`the state at ${stateFile}`);
+      const scopePage = await fetch(withToken(dashboard, "/scope?key=tui"));
+      expect(scopePage.status).toBe(200);
+      expect(await scopePage.text()).toContain("This scope could not be read");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

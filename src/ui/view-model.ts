@@ -8,7 +8,7 @@ import type {
   Scope,
   ScopeSnapshot,
   SkipReason,
-  Store,
+  StoreProblem,
   TodoSummary,
 } from "../core/types.js";
 
@@ -56,26 +56,8 @@ export interface ScopeProblem {
   unreadable: boolean;
 }
 
-/**
- * What a store says is wrong with a scope's stored documents, for stores that
- * can tell (`Store.problems`): the document, where it is, what is wrong with it
- * now (null when only kept copies of earlier versions remain) and the copies.
- */
-export interface StoredDocumentProblem {
-  document: string;
-  location: string;
-  problem: string | null;
-  preserved: string[];
-}
-
-/** Asks the store what is wrong with a scope's documents; stores that cannot break say nothing. */
-export async function storedProblems(store: Store, scope: Scope): Promise<StoredDocumentProblem[]> {
-  const ask = (store as { problems?: (scope: Scope) => Promise<StoredDocumentProblem[]> }).problems;
-  return typeof ask === "function" ? ((await ask.call(store, scope)) ?? []) : [];
-}
-
 /** The store's report as one problem for the page, or null when all is well. */
-export function problemFromReport(report: readonly StoredDocumentProblem[]): ScopeProblem | null {
+export function problemFromReport(report: readonly StoreProblem[]): ScopeProblem | null {
   if (report.length === 0) return null;
   const now = report.filter((p) => p.problem !== null);
   const message =
