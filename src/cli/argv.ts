@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { quoteInput } from "../core/quote.js";
 import type { CommandSpec, OptionSpec } from "./command.js";
 import { editDistance } from "./edit-distance.js";
 import { UsageError } from "./errors.js";
@@ -60,11 +61,16 @@ function globalsFrom(values: Record<string, unknown>): GlobalOptions {
   };
 }
 
+/** A user's word cut to the length errors quote (see quoteInput), unquoted. */
+function clip(text: string): string {
+  return (JSON.parse(quoteInput(text)) as string).replace(/[\r\n]/g, " ");
+}
+
 /** Rewrites parseArgs' messages into the words this CLI uses. */
 function usageMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}`;
+  if (unknown) return `unknown option ${clip(unknown[1] as string)}`;
   const missing = /Option '([^']+)' argument missing/.exec(message);
   if (missing) return `option ${missing[1]?.replace(/^-\w, /, "")} needs a value`;
   const takesNone = /Option '([^']+)' does not take an argument/.exec(message);
@@ -110,12 +116,14 @@ export function parseCommandLine(
   const command = commands.find((c) => c.name === name);
   if (!command) {
     const guess = closestCommand(name, commands);
-    throw new UsageError(`unknown command '${name}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
+    throw new UsageError(
+      `unknown command '${clip(name)}'${guess ? ` (did you mean '${guess}'?)` : ""}`,
+    );
   }
   if (command.passthrough) {
     const { values, positionals } = parse(argv.slice(0, at), GLOBAL_OPTIONS, name);
     if (positionals.length > 0)
-      throw new UsageError(`unexpected argument: ${positionals[0]}`, name);
+      throw new UsageError(`unexpected argument: ${clip(positionals[0] as string)}`, name);
     const first = argv[at + 1];
     // Commands that take a host first (`install <host>`) answer a bare --help themselves.
     if (command.args.min > 0 && (first === "--help" || first === "-h")) {
@@ -146,7 +154,7 @@ export function parseCommandLine(
   }
   if (positionals.length > command.args.max) {
     const extra = positionals.slice(command.args.max).join(" ");
-    throw new UsageError(`unexpected argument: ${extra}`, name);
+    throw new UsageError(`unexpected argument: ${clip(extra)}`, name);
   }
   return { kind: "command", command, positionals, values: commandValues, global };
 }

@@ -33,6 +33,7 @@ describe("todo-continuation (the built CLI): help, version and bad usage", () =>
       "hook",
       "install",
       "uninstall",
+      "doctor",
       "mcp",
       "migrate",
       "demo",
@@ -67,6 +68,11 @@ describe("todo-continuation (the built CLI): help, version and bad usage", () =>
         ["list", "--dir", "/tmp/x", "--database-url", "postgres://h/db"],
         "--dir and --database-url",
       ],
+      [["list", "--dir", ""], "--dir: expected a folder path"],
+      [["--dir", "", "list"], "--dir: expected a folder path"],
+      [["list", "--preset", "x".repeat(100_000)], '--preset: unknown preset "xxxx'],
+      [["list", `--${"y".repeat(100_000)}`], "unknown option --yyyy"],
+      [["z".repeat(100_000)], "unknown command 'zzzz"],
       [["help", "nothing"], "no help for unknown command 'nothing'"],
       [["install"], "install: name the host"],
       [["install", "vscode"], 'unknown host "vscode"'],
@@ -79,6 +85,9 @@ describe("todo-continuation (the built CLI): help, version and bad usage", () =>
       expect(run.stderr).toContain(message);
       expect(run.stderr).toMatch(/Run 'todo-continuation( \w+)? --help' for usage\./);
       expect(run.stdout).toBe("");
+      // One error line and the pointer to help: nothing repeated, nothing huge.
+      expect(run.stderr.trim().split("\n")).toHaveLength(2);
+      expect(run.stderr.length).toBeLessThan(300);
     }
   });
 });

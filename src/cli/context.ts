@@ -1,4 +1,5 @@
 import { PRESET_NAMES } from "../core/engine/presets.js";
+import { quoteInput } from "../core/quote.js";
 import { describeScope, parseScopeKey } from "../core/scope/index.js";
 import type { PresetName, Scope, Store } from "../core/types.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
@@ -25,7 +26,7 @@ export function presetOption(global: GlobalOptions): PresetName {
   const name = global.preset ?? "default";
   if (!(PRESET_NAMES as string[]).includes(name)) {
     throw new UsageError(
-      `--preset: unknown preset ${JSON.stringify(name)}; valid presets: ${PRESET_NAMES.join(", ")}`,
+      `--preset: unknown preset ${quoteInput(name)}; valid presets: ${PRESET_NAMES.join(", ")}`,
     );
   }
   return name as PresetName;
@@ -68,7 +69,9 @@ export function createContext(input: ContextInput): CommandContext & { close(): 
         store = openStore(global, io.env);
         const opened = store;
         cleanups.push(async () => {
-          await (await opened).close();
+          // A store that failed to open was reported already; there is nothing to close.
+          const ready = await opened.catch(() => null);
+          await ready?.close();
         });
       }
       return store;

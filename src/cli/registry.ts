@@ -1,6 +1,7 @@
 import type { CommandSpec } from "./command.js";
 import { clearCommand } from "./commands/clear.js";
 import { demoCommand } from "./commands/demo.js";
+import { doctorCommand } from "./commands/doctor.js";
 import { editCommand } from "./commands/edit.js";
 import { hookCommand } from "./commands/hook-command.js";
 import { installCommandSpec, uninstallCommandSpec } from "./commands/install-command.js";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   hookCommand,
   installCommandSpec,
   uninstallCommandSpec,
+  doctorCommand,
   mcpCommand,
   migrateCommand,
   demoCommand,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { piTools } from "../core/dialects/pi.js";
 import { resolveScope } from "../core/scope/scope.js";
 import type { Scope, Todo } from "../core/types.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
@@ -176,6 +177,17 @@ describe("ContinuationRuntime", () => {
     expect(reminders[0]?.kind).toBe("write-failed");
     expect(reminders[0]?.text).toContain("todos must be an array");
     expect(await runtime.drainReminders(scope)).toEqual([]);
+  });
+
+  it("a failed pi write's reminder gives the model the actual first error", async () => {
+    const { runtime } = setup();
+    const [tool] = piTools();
+    await runtime.callTool(scope, tool!, { ops: [{ op: "done", task: "Nothing like this" }] });
+    const [reminder] = await runtime.drainReminders(scope);
+    expect(reminder?.text).toMatch(
+      /Fix the call and retry: ops\[0\]: task "Nothing like this" not found/,
+    );
+    expect(reminder?.text).not.toContain("Errors:");
   });
 
   it("explain is a dry run that writes nothing", async () => {

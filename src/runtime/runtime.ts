@@ -202,7 +202,7 @@ export class ContinuationRuntime {
       if (result.isError) {
         out.state = pushReminder(snap.state, {
           kind: "write-failed",
-          text: `Your last ${tool.name} call failed, so the todo list may not show your progress. Fix the call and retry: ${firstLine(result.text)}`,
+          text: `Your last ${tool.name} call failed, so the todo list may not show your progress. Fix the call and retry: ${firstError(result.text)}`,
           at: now,
         });
       }
@@ -330,6 +330,23 @@ export class ContinuationRuntime {
 
 function firstLine(text: string): string {
   const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/**
+ * The first error a refusal names: its first line, or, when that line only
+ * heads a list (`Errors:` then `- ...`, as the pi dialect writes), the
+ * first item of the list. Cut at 300 characters.
+ */
+export function firstError(text: string): string {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const first = lines[0] ?? "";
+  const next = lines[1];
+  const line =
+    first.endsWith(":") && next !== undefined && /^[-*] /.test(next) ? next.slice(2) : first;
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 

@@ -38,7 +38,12 @@ describe("runWakeLoop", () => {
         return { stopReason: "stop" };
       },
     });
-    expect(result).toEqual({ state: "dormant", cycles: 4, lastSkip: null });
+    expect(result).toEqual({
+      state: "dormant",
+      cycles: 4,
+      lastSkip: null,
+      stoppedBy: "nothing-actionable",
+    });
     expect(nudges[0]).toBeNull();
     expect(nudges.slice(1).every((n) => n?.includes("step 4"))).toBe(true);
   });
@@ -77,7 +82,7 @@ describe("runWakeLoop", () => {
         return { stopReason: "stop", parked: true };
       },
     });
-    expect(result).toEqual({ state: "parked", cycles: 0, lastSkip: null });
+    expect(result).toEqual({ state: "parked", cycles: 0, lastSkip: null, stoppedBy: "parked" });
     expect(turns).toBe(1);
   });
 

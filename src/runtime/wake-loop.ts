@@ -57,12 +57,27 @@ export interface WakeLoopOptions {
  */
 export type WakeState = "idle" | "dormant" | "parked";
 
+/**
+ * Why the loop ended, always set: the engine's skip reason, or `parked` (the
+ * turn waits on someone), `nothing-actionable` (no open todo can be worked),
+ * `wake-budget` (the re-entries allowed this activation are spent, before the
+ * engine was asked), `not-delivered` (the nudge could not be handed on).
+ */
+export type WakeStop =
+  | SkipReason
+  | "parked"
+  | "nothing-actionable"
+  | "wake-budget"
+  | "not-delivered";
+
 export interface WakeLoopResult {
   state: WakeState;
   /** Re-entries made after the first turn. */
   cycles: number;
   /** The engine's last skip reason, or null if the loop ended for another cause. */
   lastSkip: SkipReason | null;
+  /** Why the loop ended; never null. */
+  stoppedBy: WakeStop;
 }
 
 /**
@@ -84,10 +99,14 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
       injected: nudge !== null,
       ...(report.usage ? { usage: report.usage } : {}),
     });
-    if (report.parked) return { state: "parked", cycles, lastSkip: null };
+    if (report.parked) return { state: "parked", cycles, lastSkip: null, stoppedBy: "parked" };
     const summary = (await runtime.explain(scope)).summary;
-    if (summary.actionable === 0) return { state: "dormant", cycles, lastSkip: null };
-    if (budget.remaining === 0) return { state: "idle", cycles, lastSkip: null };
+    if (summary.actionable === 0) {
+      return { state: "dormant", cycles, lastSkip: null, stoppedBy: "nothing-actionable" };
+    }
+    if (budget.remaining === 0) {
+      return { state: "idle", cycles, lastSkip: null, stoppedBy: "wake-budget" };
+    }
     const result = await runtime.runIdle(scope, {
       trigger: "wake",
       ...(options.signals ? { signals: options.signals } : {}),
@@ -101,9 +120,11 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
         result.reason === "no-incomplete-todos" || result.reason === "only-blocked-todos"
           ? "dormant"
           : "idle";
-      return { state, cycles, lastSkip: result.reason };
+      return { state, cycles, lastSkip: result.reason, stoppedBy: result.reason };
     }
-    if (!result.delivered) return { state: "idle", cycles, lastSkip: null };
+    if (!result.delivered) {
+      return { state: "idle", cycles, lastSkip: null, stoppedBy: "not-delivered" };
+    }
     nudge = result.nudge;
     cycles++;
   }

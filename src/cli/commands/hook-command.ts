@@ -1,3 +1,4 @@
+import { quoteInput } from "../../core/quote.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import type { GlobalOptions } from "../global-options.js";
@@ -58,7 +59,7 @@ export const hookCommand: CommandSpec = {
       throw new UsageError(
         host === undefined
           ? "hook: name the host, as in `hook claude-code`"
-          : `hook: unknown host ${JSON.stringify(host)}; hosts with hooks: claude-code, codex, gemini`,
+          : `hook: unknown host ${quoteInput(host)}; hosts with hooks: claude-code, codex, gemini`,
         "hook",
       );
     }

@@ -4,8 +4,12 @@ import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
 import { type HookResponse, handleHookEvent } from "../../hosts/claude-code/handler.js";
 import { parseHookInput } from "../../hosts/claude-code/payload.js";
-import { hookStoreRoot, projectDir } from "../../hosts/claude-code/store-location.js";
-import { createFileStore, ensureGitignored } from "../../store/file/index.js";
+import {
+  hookStoreRoot,
+  ignoreStoreFolder,
+  projectDir,
+} from "../../hosts/claude-code/store-location.js";
+import { createFileStore } from "../../store/file/index.js";
 import { storeTarget } from "../global-options.js";
 import type { CliIo } from "../io.js";
 
@@ -81,8 +85,8 @@ async function readInput(stdin: NodeJS.ReadableStream): Promise<string> {
 
 /**
  * Opens the hook's store. The file store's default folder is per project; the
- * first time it is created inside a git work tree it is added to the
- * project's .gitignore.
+ * first time it is created inside a git work tree it gets a `.gitignore` of
+ * its own (the project's .gitignore is only ever edited by a project install).
  */
 async function openHookStore(args: HookArgs, io: CliIo, cwd: string): Promise<Store> {
   const target = storeTarget({ dir: args.dir, databaseUrl: args.databaseUrl }, io.env);
@@ -97,7 +101,7 @@ async function openHookStore(args: HookArgs, io: CliIo, cwd: string): Promise<St
   const root = hookStoreRoot({ dir: args.dir, env: io.env, cwd });
   const project = projectDir(io.env, cwd);
   if (!existsSync(root) && existsSync(join(project, ".git"))) {
-    await ensureGitignored(project, root).catch(() => false);
+    await ignoreStoreFolder(project, root).catch(() => false);
   }
   return createFileStore({ root });
 }

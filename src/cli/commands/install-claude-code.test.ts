@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -77,8 +86,8 @@ describe("installClaudeCode", () => {
       packageRoot: "/opt/todo-continuation",
       nodePath: "/usr/bin/node",
     });
-    expect(result.command).toBe(
-      '"/usr/bin/node" "/opt/todo-continuation/dist/cli/main.js" hook claude-code',
+    expect(result.command).toContain(
+      'exec "/usr/bin/node" "/opt/todo-continuation/dist/cli/main.js" hook claude-code;',
     );
     expect(result.portable).toBe(false);
     expect(lines.join("\n")).toMatch(/paths on this machine/);
@@ -93,7 +102,7 @@ describe("installClaudeCode", () => {
       preset: "omo",
     });
     expect(result.settingsPath).toBe(join(config, "settings.json"));
-    expect(result.command).toMatch(/hook claude-code --preset omo$/);
+    expect(result.command).toMatch(/hook claude-code --preset omo;/);
   });
 
   it("refuses a broken settings file or preset without touching anything", async () => {
@@ -113,6 +122,137 @@ describe("installClaudeCode", () => {
       installClaudeCode({ projectDir: dir, out: () => {}, preset: "fast" }),
     ).rejects.toThrow(/unknown preset "fast"/);
     expect(read(path)).toEqual({ hooks: [] });
+  });
+});
+
+describe("installClaudeCode for the Claude Code version at hand", () => {
+  const events = (path: string) => Object.keys(read(path).hooks);
+
+  it("leaves out StopFailure for a version that does not know it, and says so", async () => {
+    const dir = project();
+    const lines: string[] = [];
+    const result = await installClaudeCode({
+      projectDir: dir,
+      claudeVersion: "2.1.77",
+      out: (l) => lines.push(l),
+    });
+    expect(events(result.settingsPath)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PostToolUse",
+      "Stop",
+    ]);
+    expect(lines.join("\n")).toMatch(/Left out StopFailure: Claude Code 2\.1\.77 .*2\.1\.78/);
+    // Updating Claude Code and installing again adds it.
+    const later = await installClaudeCode({
+      projectDir: dir,
+      claudeVersion: "2.1.78",
+      out: () => {},
+    });
+    expect(later.changes).toEqual(["added StopFailure hook"]);
+    // Installing for an older one again takes it out.
+    const back = await installClaudeCode({
+      projectDir: dir,
+      claudeVersion: "2.1.75",
+      out: () => {},
+    });
+    expect(back.changes).toEqual(["removed StopFailure hook (no longer used)"]);
+  });
+
+  it("reads the version from the claude on PATH, and writes the safe set when there is none", async () => {
+    const bin = temp("cc-bin-");
+    writeFileSync(join(bin, "claude"), '#!/bin/sh\necho "2.1.332 (Claude Code)"\n', {
+      mode: 0o755,
+    });
+    const dir = project();
+    const found = await installClaudeCode({
+      projectDir: dir,
+      env: { PATH: `${bin}:${process.env.PATH}` },
+      out: () => {},
+    });
+    expect(found.version).toBe("2.1.332");
+    expect(events(found.settingsPath)).toContain("StopFailure");
+    const lines: string[] = [];
+    const none = await installClaudeCode({
+      projectDir: project(),
+      env: { PATH: temp("cc-empty-") },
+      out: (l) => lines.push(l),
+    });
+    expect(none.version).toBeNull();
+    expect(events(none.settingsPath)).not.toContain("StopFailure");
+    expect(lines.join("\n")).toMatch(/version is unknown/);
+  });
+
+  it("refuses a version below the supported minimum, changing nothing", async () => {
+    const dir = project({ permissions: { deny: ["Bash(rm:*)"] } });
+    const before = readFileSync(join(dir, ".claude", "settings.json"), "utf8");
+    await expect(
+      installClaudeCode({ projectDir: dir, claudeVersion: "2.0.9", out: () => {} }),
+    ).rejects.toThrow(/Claude Code 2\.0\.9 is older than 2\.1\.75/);
+    await expect(
+      installClaudeCode({ projectDir: dir, claudeVersion: "latest", out: () => {} }),
+    ).rejects.toThrow(/--claude-version must look like/);
+    expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe(before);
+    expect(existsSync(join(dir, ".gitignore"))).toBe(false);
+  });
+});
+
+describe("installClaudeCode keeps the user's file", () => {
+  const tabbed =
+    '{\n\t"permissions": {\n\t\t"deny": [\n\t\t\t"Bash(rm:*)"\n\t\t]\n\t},\n\t"model": "opus"\n}\n';
+
+  it("keeps the indentation and final newline, and uninstall gives back the same bytes", async () => {
+    for (const original of [
+      tabbed,
+      tabbed.slice(0, -1),
+      '{"model":"opus"}',
+      '{\r\n    "model": "opus"\r\n}\r\n',
+    ]) {
+      const dir = project();
+      mkdirSync(join(dir, ".claude"));
+      const path = join(dir, ".claude", "settings.json");
+      writeFileSync(path, original);
+      await installClaudeCode({ projectDir: dir, claudeVersion: "2.1.332", out: () => {} });
+      const installed = readFileSync(path, "utf8");
+      if (original.startsWith("{\n\t")) expect(installed).toMatch(/^\t"hooks": \{$/m);
+      expect(installed.endsWith("\n")).toBe(original.endsWith("\n"));
+      await uninstallClaudeCode({ projectDir: dir, out: () => {} });
+      expect(readFileSync(path, "utf8")).toBe(original);
+    }
+  });
+
+  it("writes through a symlinked settings file, which stays a symlink", async () => {
+    const dir = project();
+    const dotfiles = temp("cc-dotfiles-");
+    const target = join(dotfiles, "claude-settings.json");
+    writeFileSync(target, tabbed);
+    mkdirSync(join(dir, ".claude"));
+    const link = join(dir, ".claude", "settings.json");
+    symlinkSync(target, link);
+    await installClaudeCode({ projectDir: dir, claudeVersion: "2.1.332", out: () => {} });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(read(target).hooks.Stop).toBeDefined();
+    await uninstallClaudeCode({ projectDir: dir, out: () => {} });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, "utf8")).toBe(tabbed);
+  });
+
+  it("adds the store's ignore line for a project install only, and uninstall takes it out", async () => {
+    const dir = project();
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    await installClaudeCode({ projectDir: dir, claudeVersion: "2.1.332", out: () => {} });
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain("/.claude/todo-continuation/");
+    await uninstallClaudeCode({ projectDir: dir, out: () => {} });
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n");
+    const config = temp("cc-config-");
+    await installClaudeCode({
+      target: "user",
+      projectDir: dir,
+      env: { CLAUDE_CONFIG_DIR: config },
+      claudeVersion: "2.1.332",
+      out: () => {},
+    });
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n");
   });
 });
 

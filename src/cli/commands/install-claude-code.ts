@@ -1,16 +1,31 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { quoteInput } from "../../core/quote.js";
 import { hookCommand } from "../../hosts/claude-code/command.js";
-import { installedCommand, mergeHooks, removeHooks } from "../../hosts/claude-code/settings.js";
+import {
+  hookSpecsFor,
+  installedCommand,
+  MIN_CLAUDE_CODE_VERSION,
+  mergeHooks,
+  removeHooks,
+} from "../../hosts/claude-code/settings.js";
 import { PROJECT_STORE_FOLDER } from "../../hosts/claude-code/store-location.js";
-import { ensureGitignored } from "../../store/file/index.js";
+import {
+  compareVersions,
+  detectVersion,
+  formatVersion,
+  parseVersion,
+  type Version,
+  versionOf,
+} from "../../hosts/version.js";
+import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
+import { readJsonFile, writeJsonFile } from "./settings-file.js";
 
 /** Which settings file: the project's shared one, its personal one, or the user's. */
 export type SettingsTarget = "project" | "local" | "user";
@@ -20,7 +35,7 @@ export interface ClaudeCodeInstallOptions {
   target?: SettingsTarget;
   /** Default: the current folder. */
   projectDir?: string;
-  /** Environment (HOME, CLAUDE_CONFIG_DIR). Default: process.env. */
+  /** Environment (HOME, CLAUDE_CONFIG_DIR, PATH). Default: process.env. */
   env?: Record<string, string | undefined>;
   /** Preset the hook runs with (default: the hook's default). */
   preset?: string;
@@ -30,6 +45,11 @@ export interface ClaudeCodeInstallOptions {
   nodePath?: string;
   /** Root of the installed package. Default: this module's package. */
   packageRoot?: string;
+  /**
+   * The Claude Code version to write for (`x.y.z`). Default: what
+   * `claude --version` prints (the `claude` found on PATH).
+   */
+  claudeVersion?: string;
   /** Where the change report goes, one line per call. Default: stdout. */
   out?: (line: string) => void;
 }
@@ -42,6 +62,8 @@ export interface ClaudeCodeInstallResult {
   command: string | null;
   /** Whether that command works from any clone of the project. */
   portable: boolean;
+  /** The Claude Code version written for (install), null when unknown. */
+  version?: string | null;
 }
 
 /** This package's root: `dist/cli/commands` (or `src/cli/commands`) is three levels down. */
@@ -64,36 +86,27 @@ export function settingsPath(
   return join(project, ".claude", target === "local" ? "settings.local.json" : "settings.json");
 }
 
-async function readSettings(path: string): Promise<{ settings: unknown; exists: boolean }> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { settings: {}, exists: false };
-    throw error;
-  }
-  if (text.trim() === "") return { settings: {}, exists: true };
-  try {
-    return { settings: JSON.parse(text), exists: true };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${path} is not valid JSON (${reason}); fix it first, nothing was changed`);
-  }
+/** The Claude Code version to write for: the one given, else the one on PATH, else null. */
+async function claudeCodeVersion(
+  given: string | undefined,
+  env: Record<string, string | undefined>,
+): Promise<Version | null> {
+  if (given !== undefined) return checkClaudeVersion(given);
+  return detectVersion("claude", env);
 }
 
-/** Replaces the file atomically: a crash mid-write never leaves half a settings file. */
-async function writeSettings(path: string, settings: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const mode = (await stat(path).catch(() => null))?.mode ?? 0o644;
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode });
-  await rename(temp, path);
+function checkClaudeVersion(given: string): Version {
+  const version = parseVersion(given);
+  if (version === null || !/^\d+\.\d+(\.\d+)?$/.test(given.trim())) {
+    throw new Error(`--claude-version must look like 2.1.78, got ${quoteInput(given)}`);
+  }
+  return version;
 }
 
 function checkPreset(preset: string | undefined): void {
   if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
     throw new Error(
-      `--preset: unknown preset ${JSON.stringify(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
+      `--preset: unknown preset ${quoteInput(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
     );
   }
 }
@@ -106,17 +119,32 @@ function defaults(options: ClaudeCodeInstallOptions) {
   return { env, project, target, out, path: settingsPath(target, project, env) };
 }
 
+/** The `/.claude/todo-continuation/` line a project install adds to `.gitignore`. */
+function ignoreLine(): string {
+  return `/${PROJECT_STORE_FOLDER.split(sep).join("/")}/`;
+}
+
 /**
  * Merges the Claude Code hooks into a settings file, keeping every other hook
- * and setting, and prints what changed. Idempotent: a second run changes
- * nothing. For project installs, the per-project store folder is added to the
- * project's .gitignore.
+ * and setting and the file's own layout, and prints what changed. Writes
+ * only events the installed Claude Code knows, and refuses a version older
+ * than the supported minimum. Idempotent: a second run changes nothing. For
+ * project installs, the per-project store folder is added to the project's
+ * .gitignore (the only time anything edits it).
  */
 export async function installClaudeCode(
   options: ClaudeCodeInstallOptions = {},
 ): Promise<ClaudeCodeInstallResult> {
   checkPreset(options.preset);
-  const { project, target, out, path } = defaults(options);
+  const { env, project, target, out, path } = defaults(options);
+  const version = await claudeCodeVersion(options.claudeVersion, env);
+  if (version !== null && compareVersions(version, versionOf(MIN_CLAUDE_CODE_VERSION)) < 0) {
+    throw new Error(
+      `Claude Code ${formatVersion(version)} is older than ${MIN_CLAUDE_CODE_VERSION}, the oldest ` +
+        "version todo-continuation supports; update it (claude update) and install again. Nothing was changed",
+    );
+  }
+  const { specs, left } = hookSpecsFor(version);
   const { command, portable } = hookCommand({
     projectDir: project,
     packageRoot: options.packageRoot ?? packageRootOf(),
@@ -125,15 +153,13 @@ export async function installClaudeCode(
     ...(options.entry !== undefined ? { entry: resolve(options.entry) } : {}),
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
   });
-  const { settings } = await readSettings(path);
-  const merged = mergeHooks(settings, command, undefined, path);
+  const file = await readJsonFile(path);
+  const merged = mergeHooks(file.value, command, specs, path);
   const changes = [...merged.changes];
-  if (changes.length > 0) await writeSettings(path, merged.settings);
+  if (changes.length > 0) await writeJsonFile(file, merged.settings);
   if (target !== "user" && existsSync(join(project, ".git"))) {
     if (await ensureGitignored(project, join(project, PROJECT_STORE_FOLDER))) {
-      changes.push(
-        `added /${PROJECT_STORE_FOLDER.split(sep).join("/")}/ to ${join(project, ".gitignore")}`,
-      );
+      changes.push(`added ${ignoreLine()} to ${join(project, ".gitignore")}`);
     }
   }
   if (changes.length === 0) {
@@ -142,6 +168,17 @@ export async function installClaudeCode(
     out(`Updated ${path}:`);
     for (const change of changes) out(`  ${change}`);
   }
+  out(`Hook events: ${specs.map((s) => s.event).join(", ")}`);
+  for (const spec of left) {
+    out(
+      version === null
+        ? `Left out ${spec.event}: Claude Code's version is unknown (no \`claude\` on PATH) and ` +
+            `${spec.event} needs ${spec.since} or newer. Install again with claude on PATH, or pass ` +
+            "--claude-version."
+        : `Left out ${spec.event}: Claude Code ${formatVersion(version)} does not know it ` +
+            `(it needs ${spec.since} or newer). Install again after updating Claude Code.`,
+    );
+  }
   out(`Hook command: ${command}`);
   if (!portable && target === "project") {
     out(
@@ -149,27 +186,40 @@ export async function installClaudeCode(
         "devDependencies and install again for a command that works from any clone.",
     );
   }
-  return { settingsPath: path, changes, command, portable };
+  return {
+    settingsPath: path,
+    changes,
+    command,
+    portable,
+    version: version === null ? null : formatVersion(version),
+  };
 }
 
-/** Removes only our hooks from a settings file and prints what changed. */
+/**
+ * Removes only our hooks from a settings file (in its own layout) and, for a
+ * project, the .gitignore lines the install added; prints what changed.
+ */
 export async function uninstallClaudeCode(
   options: ClaudeCodeInstallOptions = {},
 ): Promise<ClaudeCodeInstallResult> {
-  const { out, path } = defaults(options);
-  const { settings, exists } = await readSettings(path);
-  const command = installedCommand(settings);
-  const removed = removeHooks(settings, path);
-  if (removed.changes.length > 0) await writeSettings(path, removed.settings);
-  if (removed.changes.length === 0) {
+  const { project, target, out, path } = defaults(options);
+  const file = await readJsonFile(path);
+  const command = installedCommand(file.value);
+  const removed = removeHooks(file.value, path);
+  const changes = [...removed.changes];
+  if (changes.length > 0) await writeJsonFile(file, removed.settings);
+  if (target !== "user" && (await removeGitignored(project, join(project, PROJECT_STORE_FOLDER)))) {
+    changes.push(`removed ${ignoreLine()} from ${join(project, ".gitignore")}`);
+  }
+  if (changes.length === 0) {
     out(
-      `No todo-continuation hooks in ${path}${exists ? "" : " (no such file)"}; nothing changed.`,
+      `No todo-continuation hooks in ${path}${file.exists ? "" : " (no such file)"}; nothing changed.`,
     );
   } else {
     out(`Updated ${path}:`);
-    for (const change of removed.changes) out(`  ${change}`);
+    for (const change of changes) out(`  ${change}`);
   }
-  return { settingsPath: path, changes: removed.changes, command, portable: false };
+  return { settingsPath: path, changes, command, portable: false };
 }
 
 export const INSTALL_USAGE = `Usage: todo-continuation install claude-code [--project | --local | --user] [options]
@@ -186,6 +236,12 @@ Options:
   --project-dir <path>  the project (default: the current folder)
   --preset <name>       default, typeclaw, parley, omo or pi (default: default)
   --entry <path>        run this script instead of the package's dist/cli/main.js
+  --claude-version <v>  write for this Claude Code version (default: \`claude --version\`)
+
+Writes only hook events the Claude Code version knows (StopFailure needs 2.1.78);
+refuses versions older than ${MIN_CLAUDE_CODE_VERSION}. Keeps the file's indentation and final newline,
+and writes through a symlinked settings file. Only --project adds
+/.claude/todo-continuation/ to the project's .gitignore; uninstall removes it.
 `;
 
 /** Parses `install|uninstall claude-code` arguments; `argv` may start with `claude-code`. */
@@ -205,23 +261,26 @@ export function parseInstallArgs(
       "project-dir": { type: "string" },
       preset: { type: "string" },
       entry: { type: "string" },
+      "claude-version": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (positionals.length > 0) {
-    throw new Error(
-      `unexpected argument ${JSON.stringify(positionals[0])}; the only host is claude-code`,
-    );
+    throw new Error(`unexpected argument ${quoteInput(positionals[0] as string)}`);
   }
   const targets = (["project", "local", "user"] as const).filter((t) => values[t] === true);
   if (targets.length > 1) {
     throw new Error(`--${targets[0]} and --${targets[1]} name two settings files; pass only one`);
   }
+  // Bad values are part of a bad command line: refused here, before anything runs.
+  checkPreset(values.preset);
+  if (values["claude-version"] !== undefined) checkClaudeVersion(values["claude-version"]);
   return {
     target: targets[0] ?? "project",
     projectDir: resolve(cwd, values["project-dir"] ?? "."),
     ...(values.preset !== undefined ? { preset: values.preset } : {}),
     ...(values.entry !== undefined ? { entry: resolve(cwd, values.entry) } : {}),
+    ...(values["claude-version"] !== undefined ? { claudeVersion: values["claude-version"] } : {}),
     help: values.help === true,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,9 +55,34 @@ describe("install and uninstall (wired through the dispatcher)", () => {
     ).rejects.toThrow(/ENOENT/);
   });
 
-  it("exits 1 on the installer's own errors", async () => {
-    const run = await runCli(["install", "claude-code", "--user", "--local"]);
+  it("exits 2 on a bad command line, wherever the bad value is, with one prefix", async () => {
+    const runs = [
+      ["install", "claude-code", "--user", "--local"],
+      ["install", "claude-code", "--preset", "bogus"],
+      ["--preset", "bogus", "install", "claude-code"],
+      ["install", "claude-code", "--claude-version", "x".repeat(10_000)],
+      ["install", "opencode", "--preset", "bogus"],
+      ["install", "opencode", "--countdown-ms", "soon"],
+    ];
+    for (const argv of runs) {
+      const run = await runCli(argv);
+      expect(run.code, argv.join(" ")).toBe(2);
+      expect(run.stderr.match(/todo-continuation/g)?.length, run.stderr).toBeLessThanOrEqual(2);
+      expect(run.stderr.length).toBeLessThan(400);
+    }
+    const opencode = await runCli(["install", "opencode", "--preset", "bogus"]);
+    expect(opencode.stderr.split("\n")[0]).toMatch(
+      /^todo-continuation install opencode: option preset: unknown preset "bogus"/,
+    );
+  });
+
+  it("exits 1 when the install itself fails", async () => {
+    const project = await mkdtemp(join(tmpdir(), "tc-cli-install-bad-"));
+    folders.push(project);
+    await mkdir(join(project, ".claude"));
+    await writeFile(join(project, ".claude", "settings.json"), "{ not json");
+    const run = await runCli(["install", "claude-code", "--project-dir", project]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("name two settings files");
+    expect(run.stderr).toMatch(/^todo-continuation install claude-code: .*not valid JSON/);
   });
 });

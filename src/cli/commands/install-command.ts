@@ -1,3 +1,4 @@
+import { quoteInput } from "../../core/quote.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -18,6 +19,8 @@ const INSTALLERS: Record<
     (await import("./install-gemini.js")).runGeminiInstallCommand(action, argv, io),
   opencode: async (action, argv, io) =>
     (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
+  pi: async (action, argv, io) =>
+    (await import("./install-pi.js")).runPiInstallCommand(action, argv, io),
 };
 
 function installCommand(action: Action): CommandSpec {
@@ -35,7 +38,12 @@ function installCommand(action: Action): CommandSpec {
     ],
     args: { min: 1, max: Number.MAX_SAFE_INTEGER },
     passthrough: true,
-    examples: [`${action} claude-code`, `${action} claude-code --user`, `${action} opencode`],
+    examples: [
+      `${action} claude-code`,
+      `${action} claude-code --user`,
+      `${action} opencode`,
+      `${action} pi --user`,
+    ],
     async run(ctx) {
       const [host, ...rest] = ctx.positionals;
       const installer = host === undefined ? undefined : INSTALLERS[host];
@@ -43,7 +51,7 @@ function installCommand(action: Action): CommandSpec {
         throw new UsageError(
           host === undefined
             ? `${action}: name the host, one of ${Object.keys(INSTALLERS).join(", ")}`
-            : `${action}: unknown host ${JSON.stringify(host)}; hosts: ${Object.keys(INSTALLERS).join(", ")}`,
+            : `${action}: unknown host ${quoteInput(host)}; hosts: ${Object.keys(INSTALLERS).join(", ")}`,
           action,
         );
       }

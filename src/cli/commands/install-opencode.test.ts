@@ -161,7 +161,7 @@ describe("the opencode install command line", () => {
     expect(() => parseOpenCodeInstallArgs(["extra"], "/w")).toThrow(/unexpected argument "extra"/);
   });
 
-  it("runs install and reports errors with exit code 1", async () => {
+  it("runs install and reports a bad option value with exit code 2, prefixed once", async () => {
     const { project, root } = fixture();
     const out: string[] = [];
     const err: string[] = [];
@@ -174,9 +174,11 @@ describe("the opencode install command line", () => {
       argv1: undefined,
     };
     expect(await runOpenCodeInstallCommand("install", ["opencode", "--preset", "nope"], io)).toBe(
-      1,
+      2,
     );
-    expect(err.join("")).toMatch(/^todo-continuation install opencode: .*unknown preset "nope"/);
+    expect(err.join("")).toMatch(
+      /^todo-continuation install opencode: option preset: unknown preset "nope"/,
+    );
     expect(await runOpenCodeInstallCommand("uninstall", ["opencode", "--help"], io)).toBe(0);
     expect(out.join("")).toContain("Usage: todo-continuation install opencode");
   });

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { quoteInput } from "../../core/quote.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "../../hosts/opencode/options.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
@@ -250,7 +251,7 @@ export function parseOpenCodeInstallArgs(
     },
   });
   if (positionals.length > 0) {
-    throw new Error(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    throw new Error(`unexpected argument ${quoteInput(positionals[0] as string)}`);
   }
   if (values.project && values.user) {
     throw new Error("--project and --user name two config folders; pass only one");
@@ -262,12 +263,14 @@ export function parseOpenCodeInstallArgs(
     const ms = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(ms)) {
       throw new Error(
-        `--countdown-ms must be a whole number of milliseconds, got ${JSON.stringify(raw)}`,
+        `--countdown-ms must be a whole number of milliseconds, got ${quoteInput(raw)}`,
       );
     }
     pluginOptions.countdownMs = ms;
   }
   if (values["store-dir"] !== undefined) pluginOptions.storeDir = resolve(cwd, values["store-dir"]);
+  // Bad values are part of a bad command line: refused here, before anything runs.
+  parseOpenCodeOptions(pluginOptions);
   return {
     target: values.user ? "user" : "project",
     projectDir: resolve(cwd, values["project-dir"] ?? "."),

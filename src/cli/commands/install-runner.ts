@@ -1,3 +1,4 @@
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
 import type { CliIo } from "../io.js";
 
 /** What an integration's install command needs to run from a command line. */
@@ -14,10 +15,17 @@ export interface InstallerSpec<O> {
   ) => Promise<unknown>;
 }
 
+/** An error's message without a `todo-continuation (host): ` prefix of its own (ours is added). */
+function bareMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^todo-continuation(?: \([^)]*\))?: /, "");
+}
+
 /**
- * `install <host>` / `uninstall <host>`: parse, print help or run, and turn
- * any failure into one line on stderr and exit code 1. Shared so every host's
- * installer answers the same way.
+ * `install <host>` / `uninstall <host>`: parse, print help or run. A bad
+ * command line (unknown option, bad option value) is one line on stderr and
+ * exit 2, like every other command; a failure while installing is one line
+ * and exit 1. Shared so every host's installer answers the same way.
  */
 export async function runInstaller<O>(
   spec: InstallerSpec<O>,
@@ -25,18 +33,26 @@ export async function runInstaller<O>(
   argv: readonly string[],
   io: CliIo,
 ): Promise<number> {
+  const prefix = `todo-continuation ${action} ${spec.host}`;
+  let parsed: O & { help?: boolean };
   try {
-    const { help, ...options } = spec.parse(argv, io.cwd);
-    if (help) {
-      io.stdout.write(spec.usage);
-      return 0;
-    }
+    parsed = spec.parse(argv, io.cwd);
+  } catch (error) {
+    io.stderr.write(`${prefix}: ${bareMessage(error)}\n`);
+    io.stderr.write(`Run 'todo-continuation ${action} ${spec.host} --help' for usage.\n`);
+    return EXIT_USAGE;
+  }
+  const { help, ...options } = parsed;
+  if (help) {
+    io.stdout.write(spec.usage);
+    return EXIT_OK;
+  }
+  try {
     const run = action === "install" ? spec.install : spec.uninstall;
     await run({ ...(options as O), env: io.env, out: (line) => void io.stdout.write(`${line}\n`) });
-    return 0;
+    return EXIT_OK;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`todo-continuation ${action} ${spec.host}: ${message}\n`);
-    return 1;
+    io.stderr.write(`${prefix}: ${bareMessage(error)}\n`);
+    return EXIT_FAILURE;
   }
 }

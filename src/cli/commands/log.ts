@@ -1,3 +1,4 @@
+import { quoteInput } from "../../core/quote.js";
 import type { CommandSpec } from "../command.js";
 import { EXIT_FAILURE, UsageError } from "../errors.js";
 import { formatLog } from "../format/log.js";
@@ -8,9 +9,7 @@ export function countOption(name: string, value: string | boolean | undefined): 
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(
-      `--${name}: expected a positive whole number, got ${JSON.stringify(text)}`,
-    );
+    throw new UsageError(`--${name}: expected a positive whole number, got ${quoteInput(text)}`);
   }
   return Number(text);
 }

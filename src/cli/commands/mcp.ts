@@ -1,11 +1,13 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { quoteInput } from "../../core/quote.js";
 import { parseScopeKey, resolveScope, scopeKeyProblem } from "../../core/scope/index.js";
 import type { DialectName, PresetName, Scope, Store } from "../../core/types.js";
 import { createTodoMcpServer } from "../../hosts/mcp/index.js";
 import { ContinuationRuntime } from "../../runtime/index.js";
-import { createFileStore } from "../../store/file/file-store.js";
+import { UsageError } from "../errors.js";
+import { openStore } from "../store.js";
 
 export const MCP_HELP = `todo-continuation mcp: serve the todo tools to an MCP client on stdio.
 
@@ -18,7 +20,12 @@ Options:
   --dialect <name>   Tool dialect: typeclaw, parley or pi (default: the preset's)
   --preset <name>    default, typeclaw, parley, omo or pi (default: default)
   --dir <path>       Store folder (default: $TODO_CONTINUATION_DIR, else the standard folder)
+  --database-url <url>
+                     Serve PostgreSQL instead of files (default: $TODO_CONTINUATION_DATABASE_URL)
+  --schema <name>    PostgreSQL schema holding the tables (default: todo_continuation)
   -h, --help         Show this help
+
+Every option may also come before \`mcp\` (todo-continuation --database-url <url> mcp).
 
 Without --scope or --session, each client session gets its own list.
 Runs until the client closes stdin. Logs go to stderr; stdout carries only the protocol.
@@ -35,8 +42,10 @@ export interface RunMcpServerOptions {
   stdout?: NodeJS.WritableStream;
   /** Help, usage errors and diagnostics; default process.stderr. */
   stderr?: { write(text: string): unknown };
-  /** Serve this store instead of the file store (PostgreSQL, tests). The caller closes it. */
+  /** Serve this store instead of the one the options name (tests). The caller closes it. */
   store?: Store;
+  /** Environment (TODO_CONTINUATION_DIR, TODO_CONTINUATION_DATABASE_URL). Default: process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface McpSettings {
@@ -45,6 +54,8 @@ export interface McpSettings {
   dialect: DialectName | undefined;
   preset: PresetName | undefined;
   dir: string | undefined;
+  databaseUrl: string | undefined;
+  schema: string | undefined;
   help: boolean;
 }
 
@@ -57,7 +68,7 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new McpUsageError(
-    `--${flag}: expected one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`,
+    `--${flag}: expected one of ${allowed.join(", ")}, got ${quoteInput(value)}`,
   );
 }
 
@@ -81,13 +92,16 @@ export function parseMcpArgs(argv: readonly string[]): McpSettings {
         dialect: { type: "string" },
         preset: { type: "string" },
         dir: { type: "string" },
+        "database-url": { type: "string" },
+        schema: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new McpUsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    throw new McpUsageError(message.split("\n")[0] ?? message);
   }
   const str = (key: string) => values[key] as string | undefined;
   const key = str("scope");
@@ -112,8 +126,29 @@ export function parseMcpArgs(argv: readonly string[]): McpSettings {
     dialect: oneOf("dialect", str("dialect"), DIALECTS),
     preset: oneOf("preset", str("preset"), PRESET_NAMES),
     dir: nonEmpty("dir", str("dir"), "a folder path"),
+    databaseUrl: nonEmpty("database-url", str("database-url"), "a postgres:// URL"),
+    schema: nonEmpty("schema", str("schema"), "a schema name"),
     help: values.help === true,
   };
+}
+
+/** The store the settings name: --dir, else --database-url, else the environment's choice. */
+function openMcpStore(
+  settings: McpSettings,
+  env: Record<string, string | undefined>,
+): Promise<Store> {
+  return openStore(
+    {
+      dir: settings.dir,
+      databaseUrl: settings.databaseUrl,
+      schema: settings.schema,
+      preset: undefined,
+      json: false,
+      help: false,
+      version: false,
+    },
+    env,
+  );
 }
 
 /**
@@ -139,8 +174,16 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<number
     stderr.write(MCP_HELP);
     return 0;
   }
-  const store =
-    options.store ?? createFileStore(settings.dir !== undefined ? { root: settings.dir } : {});
+  let store: Store;
+  try {
+    store = options.store ?? (await openMcpStore(settings, options.env ?? process.env));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(
+      `todo-continuation mcp: ${error.message}\nRun "todo-continuation mcp --help" for usage.\n`,
+    );
+    return 2;
+  }
   const runtime = new ContinuationRuntime({
     store,
     ...(settings.preset ? { preset: settings.preset } : {}),

@@ -1,3 +1,4 @@
+export { QUOTE_LIMIT } from "./issues.js";
 export * from "./markdown/index.js";
 export { parleyTools } from "./parley.js";
 export { fromPhaseTree, normalizeActive, type PhaseGroup, phaseTree } from "./phases.js";
@@ -10,6 +11,7 @@ export {
   type PiOpName,
 } from "./pi-ops.js";
 export { formatPiSummary } from "./pi-summary.js";
+export { MAX_TODO_TEXT } from "./tool.js";
 export {
   closeInstruction,
   createToolset,

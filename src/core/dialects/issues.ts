@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { QUOTE_LIMIT, quoteInput } from "../quote.js";
+
+export { QUOTE_LIMIT, quoteInput };
 
 type Issue = z.core.$ZodIssue;
 
@@ -12,7 +15,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
     if (typeof key === "number") out += `[${key}]`;
     else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) {
       out += out === "" ? key : `.${key}`;
-    } else out += `[${JSON.stringify(String(key))}]`;
+    } else out += `[${quoteInput(String(key))}]`;
   }
   if (out === "") return "input";
   return out.startsWith("[") ? `input${out}` : out;
@@ -24,10 +27,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
-    case "string": {
-      const text = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-      return text;
-    }
+    case "string":
+      return quoteInput(value);
     case "number":
     case "boolean":
       return String(value);
@@ -107,10 +108,15 @@ function describeIssue(issue: Issue, schema: z.ZodType | undefined): string {
       }
       return `${where} must be at most ${issue.maximum} ${got}`;
     case "unrecognized_keys": {
-      const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
+      const keys = issue.keys
+        .slice(0, MAX_ISSUES)
+        .map((k) => quoteInput(k))
+        .join(", ");
+      const extra =
+        issue.keys.length > MAX_ISSUES ? ` and ${issue.keys.length - MAX_ISSUES} more` : "";
       const allowed = allowedKeysAt(schema, issue.path);
       const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(", ")})` : "";
-      return `${where} has unknown field${issue.keys.length === 1 ? "" : "s"} ${keys}${hint}`;
+      return `${where} has unknown field${issue.keys.length === 1 ? "" : "s"} ${keys}${extra}${hint}`;
     }
     case "invalid_union": {
       const types = expectedTypes(issue);

@@ -3,8 +3,16 @@ import { canonicalText } from "../todo/model.js";
 import type { Todo, TodoList, TodoTool } from "../types.js";
 import { countStatuses, plural } from "./display.js";
 import { nextFreeId } from "./ids.js";
-import { parseInput } from "./issues.js";
-import { cloneList, defineTool, type Handled, nonBlank, refuse, succeed } from "./tool.js";
+import { parseInput, quoteInput } from "./issues.js";
+import {
+  cloneList,
+  defineTool,
+  type Handled,
+  MAX_TODO_TEXT,
+  nonBlank,
+  refuse,
+  succeed,
+} from "./tool.js";
 
 const WriteInput = z.strictObject({
   items: z
@@ -17,10 +25,14 @@ const ListInput = z.strictObject({});
 
 const UpdateInput = z.strictObject({
   id: z
-    .union([z.string(), z.number()])
+    .union([z.string().max(MAX_TODO_TEXT), z.number()])
     .describe("The id todo_write returned (also shown by todo_list)."),
   status: z.enum(["done", "blocked"]).describe('"done" closes the item; "blocked" holds it.'),
-  reason: z.string().describe('Why the item is blocked; required with "blocked".').optional(),
+  reason: z
+    .string()
+    .max(MAX_TODO_TEXT)
+    .describe('Why the item is blocked; required with "blocked".')
+    .optional(),
 });
 
 /** Ids shown in an "unknown id" error; a longer list is cut short. */
@@ -98,11 +110,11 @@ function list(current: TodoList, input: unknown): Handled {
 function unknownId(list: TodoList, id: string): string {
   const ids = list.todos.flatMap((t) => (t.id === undefined ? [] : [t.id]));
   if (ids.length === 0) {
-    return `todo_update: id ${JSON.stringify(id)} not found; the list has no items with ids (add some with todo_write)`;
+    return `todo_update: id ${quoteInput(id)} not found; the list has no items with ids (add some with todo_write)`;
   }
   const shown = ids.slice(0, MAX_IDS_SHOWN).join(", ");
   const more = ids.length > MAX_IDS_SHOWN ? `, and ${ids.length - MAX_IDS_SHOWN} more` : "";
-  return `todo_update: id ${JSON.stringify(id)} not found; valid ids: ${shown}${more}`;
+  return `todo_update: id ${quoteInput(id)} not found; valid ids: ${shown}${more}`;
 }
 
 function update(list: TodoList, input: unknown): Handled {
@@ -120,7 +132,7 @@ function update(list: TodoList, input: unknown): Handled {
     // Only a hand edit can duplicate an id; guessing which item was meant could close the wrong one.
     return refuse(
       list,
-      `todo_update: id ${JSON.stringify(id)} belongs to ${matches.length} items; fix the list before updating it`,
+      `todo_update: id ${quoteInput(id)} belongs to ${matches.length} items; fix the list before updating it`,
     );
   }
   const next = cloneList(list);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Todo, TodoList, TodoStatus } from "../types.js";
-import { describeIssues } from "./issues.js";
+import { describeIssues, quoteInput } from "./issues.js";
 import { fromPhaseTree, normalizeActive, phaseTree } from "./phases.js";
 import { nonBlank } from "./tool.js";
 
@@ -78,7 +78,7 @@ function same(a: string, b: string): boolean {
 }
 
 function quote(text: string): string {
-  return JSON.stringify(text.trim());
+  return quoteInput(text.trim());
 }
 
 function taskNotFound(where: string, work: Work, task: string): string {

@@ -17,9 +17,20 @@ export function refuse(
   return { list, result: { text, isError: true, details } };
 }
 
-/** A string with at least one non-space character; the pattern also tells the model. */
+/**
+ * Longest text a todo tool accepts in one field (an item, a phase, a note, an
+ * id), in characters. A todo is a line of work, not a document: anything
+ * longer is refused with an error naming the field and this limit.
+ */
+export const MAX_TODO_TEXT = 2000;
+
+/** A string with at least one non-space character, at most `MAX_TODO_TEXT` long; the schema also tells the model. */
 export function nonBlank(description: string) {
-  return z.string().regex(/\S/, { error: "must not be blank" }).describe(description);
+  return z
+    .string()
+    .max(MAX_TODO_TEXT)
+    .regex(/\S/, { error: "must not be blank" })
+    .describe(description);
 }
 
 /**

@@ -3,8 +3,16 @@ import { emptyList } from "../todo/model.js";
 import type { Todo, TodoList, TodoTool } from "../types.js";
 import { checkboxLine, countStatuses, describeCounts, plural } from "./display.js";
 import { minNextId } from "./ids.js";
-import { parseInput } from "./issues.js";
-import { cloneList, defineTool, type Handled, nonBlank, refuse, succeed } from "./tool.js";
+import { parseInput, quoteInput } from "./issues.js";
+import {
+  cloneList,
+  defineTool,
+  type Handled,
+  MAX_TODO_TEXT,
+  nonBlank,
+  refuse,
+  succeed,
+} from "./tool.js";
 
 const TodoInput = z.strictObject({
   content: nonBlank("What to do, in the imperative."),
@@ -15,10 +23,12 @@ const TodoInput = z.strictObject({
   id: nonBlank("Optional stable identifier; unique within the list.").optional(),
   blockedReason: z
     .string()
+    .max(MAX_TODO_TEXT)
     .describe("Why the item cannot proceed; required when status is blocked.")
     .optional(),
   activeForm: z
     .string()
+    .max(MAX_TODO_TEXT)
     .describe('Present-tense label shown while the item runs ("Running tests").')
     .optional(),
 });
@@ -43,7 +53,7 @@ function crossCheck(todos: readonly TodoInput[]): string | null {
       const id = todo.id.trim();
       const first = firstById.get(id);
       if (first === undefined) firstById.set(id, i);
-      else problems.push(`todos[${i}].id ${JSON.stringify(id)} is already used by todos[${first}]`);
+      else problems.push(`todos[${i}].id ${quoteInput(id)} is already used by todos[${first}]`);
     }
   });
   return problems.length === 0 ? null : `todo_write: ${problems.slice(0, 5).join("; ")}`;

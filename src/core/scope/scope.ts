@@ -1,3 +1,4 @@
+import { quoteInput } from "../quote.js";
 import type { Origin, Scope } from "../types.js";
 import { type DecodedComponent, decodeComponent, encodeComponent } from "./component.js";
 
@@ -69,24 +70,24 @@ export function scopeKeyProblem(key: unknown): string | null {
   if (typeof key !== "string") return `scope key must be a string, got ${describeValue(key)}`;
   if (key === "tui") return null;
   const slash = key.indexOf("/");
-  if (slash < 0) return `scope key ${JSON.stringify(key)} has no kind/ prefix and is not "tui"`;
+  if (slash < 0) return `scope key ${quoteInput(key)} has no kind/ prefix and is not "tui"`;
   const kind = key.slice(0, slash);
   if (kind !== "channel" && kind !== "cron" && kind !== "session") {
-    return `scope key ${JSON.stringify(key)} has unknown kind ${JSON.stringify(kind)}`;
+    return `scope key ${quoteInput(key)} has unknown kind ${quoteInput(kind)}`;
   }
   const parts = key.slice(slash + 1).split(SEPARATOR);
   const layout = LAYOUT[kind];
   if (parts.length !== layout.length) {
-    return `scope key ${JSON.stringify(key)} needs ${layout.length} component(s) for ${kind}, found ${parts.length}`;
+    return `scope key ${quoteInput(key)} needs ${layout.length} component(s) for ${kind}, found ${parts.length}`;
   }
   for (let i = 0; i < layout.length; i++) {
     const [field, nullable] = layout[i]!;
     const decoded = decodeComponent(parts[i]!);
     if (decoded === null) {
-      return `scope key ${JSON.stringify(key)} has a malformed ${field} component ${JSON.stringify(parts[i])}`;
+      return `scope key ${quoteInput(key)} has a malformed ${field} component ${quoteInput(String(parts[i]))}`;
     }
     if (decoded.form === "null" && !nullable) {
-      return `scope key ${JSON.stringify(key)} has a null ${field}, which ${kind} scopes require`;
+      return `scope key ${quoteInput(key)} has a null ${field}, which ${kind} scopes require`;
     }
   }
   return null;
@@ -115,7 +116,7 @@ export function assertScope(scope: unknown): asserts scope is Scope {
   const parsed = parseScopeKey(key as string)!;
   if (parsed.kind !== kind) {
     throw new TypeError(
-      `invalid scope: kind ${JSON.stringify(kind)} does not match key ${JSON.stringify(key)} (kind ${parsed.kind})`,
+      `invalid scope: kind ${quoteInput(String(kind))} does not match key ${quoteInput(String(key))} (kind ${parsed.kind})`,
     );
   }
 }

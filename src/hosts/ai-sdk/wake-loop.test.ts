@@ -43,7 +43,13 @@ describe("runWithTodos", () => {
       generate,
     });
 
-    expect(result).toMatchObject({ state: "dormant", cycles: 2, lastSkip: null, aborted: false });
+    expect(result).toMatchObject({
+      state: "dormant",
+      cycles: 2,
+      lastSkip: null,
+      stoppedBy: "nothing-actionable",
+      aborted: false,
+    });
     expect(result.results).toHaveLength(3);
     expect(result.nudges.map((n) => n.autoTurn)).toEqual([1, 2]);
     // The model received each nudge as the last user message of its next call.
@@ -87,6 +93,26 @@ describe("runWithTodos", () => {
     const log = await store.readLog(scope);
     expect(log.filter((e) => e.action === "inject")).toHaveLength(3);
     expect(log.at(-1)).toMatchObject({ action: "skip", reason: "max-auto-turns" });
+  });
+
+  it("says it stopped on the wake budget, which every preset sets to its auto-turn limit", async () => {
+    const { runtime, generate } = setup(
+      [{ tool: "todo_write", input: todos(["pending", "pending"]) }, { text: "Planned." }],
+      { preset: "pi", limits: { stagnationLimit: 0 } },
+    );
+    expect(runtime.preset.maxWakeCycles).toBe(runtime.preset.limits.maxAutoTurns);
+    const result = await runWithTodos({
+      runtime,
+      scope,
+      messages: [{ role: "user", content: "Do it." }],
+      generate,
+    });
+    expect(result).toMatchObject({
+      state: "idle",
+      cycles: runtime.preset.maxWakeCycles,
+      lastSkip: null,
+      stoppedBy: "wake-budget",
+    });
   });
 
   it("stops after one wasted nudge under the default strict progress rule", async () => {

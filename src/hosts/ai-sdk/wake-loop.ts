@@ -9,6 +9,7 @@ import {
   usageFromAiSdk,
   type WakeBudget,
   type WakeState,
+  type WakeStop,
 } from "../../runtime/index.js";
 
 /**
@@ -52,6 +53,13 @@ export interface RunWithTodosResult<R extends GenerateTurnResult> {
   cycles: number;
   /** Why the engine declined to continue, when it did. */
   lastSkip: SkipReason | null;
+  /**
+   * Why the loop stopped, always set: `aborted`, the engine's skip reason, or
+   * `wake-budget` (the allowed re-entries are spent; every shipped preset
+   * sets `maxWakeCycles` equal to `maxAutoTurns`), `nothing-actionable`,
+   * `parked`, `not-delivered`.
+   */
+  stoppedBy: WakeStop | "aborted";
   /** True when the abort signal ended the loop. */
   aborted: boolean;
   /** The whole conversation: the input, every response, and each nudge as a user message. */
@@ -138,6 +146,7 @@ export async function runWithTodos<R extends GenerateTurnResult>(
     state: outcome.state,
     cycles: outcome.cycles,
     lastSkip: outcome.lastSkip,
+    stoppedBy: aborted ? "aborted" : outcome.stoppedBy,
     aborted,
     messages,
     results,

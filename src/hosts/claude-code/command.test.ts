@@ -1,6 +1,15 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hookCommand, isOurCommand, shellQuote } from "./command.js";
+import {
+  commandScript,
+  hookCommand,
+  isOurCommand,
+  MISSING_SCRIPT_NOTE,
+  shellQuote,
+} from "./command.js";
 
 const base = { nodePath: "/usr/bin/node", projectDir: "/home/u/app", portable: true };
 
@@ -12,16 +21,17 @@ describe("hookCommand", () => {
       preset: "typeclaw",
     });
     expect(portable).toBe(true);
+    const script = '"$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/cli/main.js"';
     expect(command).toBe(
-      'node "$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/cli/main.js" hook claude-code --preset typeclaw',
+      `[ -f ${script} ] && exec node ${script} hook claude-code --preset typeclaw; echo "${MISSING_SCRIPT_NOTE}" >&2`,
     );
   });
 
   it("falls back to absolute paths for a package outside the project or for user settings", () => {
     const global = hookCommand({ ...base, packageRoot: "/usr/lib/node_modules/todo-continuation" });
+    const main = '"/usr/lib/node_modules/todo-continuation/dist/cli/main.js"';
     expect(global).toEqual({
-      command:
-        '"/usr/bin/node" "/usr/lib/node_modules/todo-continuation/dist/cli/main.js" hook claude-code',
+      command: `[ -f ${main} ] && exec "/usr/bin/node" ${main} hook claude-code; echo "${MISSING_SCRIPT_NOTE}" >&2`,
       portable: false,
     });
     const user = hookCommand({
@@ -30,13 +40,63 @@ describe("hookCommand", () => {
       packageRoot: "/home/u/app/node_modules/todo-continuation",
     });
     expect(user.portable).toBe(false);
-    expect(user.command.startsWith('"/usr/bin/node"')).toBe(true);
+    expect(user.command).toContain('exec "/usr/bin/node"');
   });
 
   it("runs an explicit entry script", () => {
-    expect(hookCommand({ ...base, packageRoot: "/x", entry: "/opt/tc/bin.js" }).command).toBe(
-      '"/usr/bin/node" "/opt/tc/bin.js" hook claude-code',
+    expect(hookCommand({ ...base, packageRoot: "/x", entry: "/opt/tc/bin.js" }).command).toContain(
+      'exec "/usr/bin/node" "/opt/tc/bin.js" hook claude-code;',
     );
+  });
+
+  it("prints one short line and exits 0 when the script is missing (a clone before npm install)", () => {
+    const project = mkdtempSync(join(tmpdir(), "cc-command-"));
+    try {
+      const { command } = hookCommand({
+        ...base,
+        projectDir: project,
+        packageRoot: join(project, "node_modules", "todo-continuation"),
+      });
+      const run = spawnSync("sh", ["-c", command], {
+        env: { PATH: process.env.PATH, CLAUDE_PROJECT_DIR: project },
+        input: "{}",
+        encoding: "utf8",
+      });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(`${MISSING_SCRIPT_NOTE}\n`);
+      // With the script present, it runs it with the hook's arguments.
+      const main = join(project, "node_modules", "todo-continuation", "dist", "cli", "main.js");
+      mkdirSync(join(main, ".."), { recursive: true });
+      writeFileSync(main, "process.stdout.write(process.argv.slice(2).join(' '));");
+      const ran = spawnSync("sh", ["-c", command], {
+        env: { PATH: process.env.PATH, CLAUDE_PROJECT_DIR: project },
+        encoding: "utf8",
+      });
+      expect(ran.stdout).toBe("hook claude-code");
+      expect(ran.stderr).toBe("");
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("names the script a command runs, as the shell resolves it", () => {
+    const portable = hookCommand({
+      ...base,
+      packageRoot: "/home/u/app/node_modules/todo-continuation",
+    }).command;
+    expect(commandScript(portable, "/p")).toBe(
+      "/p/node_modules/todo-continuation/dist/cli/main.js",
+    );
+    const fixed = hookCommand({ ...base, portable: false, packageRoot: '/opt/a "b"' }).command;
+    expect(commandScript(fixed, "/p")).toBe('/opt/a "b"/dist/cli/main.js');
+    expect(
+      commandScript(
+        'node "$CLAUDE_PROJECT_DIR/node_modules/x/dist/cli/main.js" hook claude-code',
+        "/q",
+      ),
+    ).toBe("/q/node_modules/x/dist/cli/main.js");
+    expect(commandScript("echo hi", "/p")).toBeNull();
   });
 
   it("quotes paths so the shell passes them through unchanged", () => {

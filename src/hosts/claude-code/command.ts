@@ -15,6 +15,11 @@ import { isAbsolute, join, relative, sep } from "node:path";
  *
  * `npx todo-continuation` is never written: on a machine without the package
  * it would try the registry on every hook call, and offline it fails slowly.
+ *
+ * Every form first checks that the script is there: committed settings in a
+ * clone that has not run `npm install` yet then print one short line on
+ * stderr and exit 0 (Claude Code carries on), instead of a Node stack trace
+ * on every hook call.
  */
 
 /** What identifies our command among a settings file's hooks. */
@@ -52,11 +57,20 @@ function within(base: string, path: string): string | null {
   return rel.split(sep).join("/");
 }
 
+/** What the hook says on stderr when its script is missing (one line, then exit 0). */
+export const MISSING_SCRIPT_NOTE =
+  "todo-continuation: hook skipped, its script is missing (run npm install, or install the hooks again)";
+
+/** `[ -f script ] && exec node script args; echo note >&2`: runs the script, or says why not. */
+function guarded(node: string, script: string, tail: string): string {
+  return `[ -f ${script} ] && exec ${node} ${script} ${tail}; echo ${shellQuote(MISSING_SCRIPT_NOTE)} >&2`;
+}
+
 export function hookCommand(input: HookCommandInput): HookCommand {
   const tail = input.preset === undefined ? HOOK_ARGS : `${HOOK_ARGS} --preset ${input.preset}`;
   if (input.entry !== undefined) {
     return {
-      command: `${shellQuote(input.nodePath)} ${shellQuote(input.entry)} ${tail}`,
+      command: guarded(shellQuote(input.nodePath), shellQuote(input.entry), tail),
       portable: false,
     };
   }
@@ -64,13 +78,33 @@ export function hookCommand(input: HookCommandInput): HookCommand {
   const rel = input.portable ? within(input.projectDir, main) : null;
   if (rel?.split("/").includes("node_modules")) {
     // Only the variable is left unquoted-live; the rest is a plain relative path.
-    const quoted = shellQuote(rel).slice(1);
-    return { command: `node "$CLAUDE_PROJECT_DIR/${quoted} ${tail}`, portable: true };
+    const script = `"$CLAUDE_PROJECT_DIR/${shellQuote(rel).slice(1)}`;
+    return { command: guarded("node", script, tail), portable: true };
   }
   return {
-    command: `${shellQuote(input.nodePath)} ${shellQuote(main)} ${tail}`,
+    command: guarded(shellQuote(input.nodePath), shellQuote(main), tail),
     portable: false,
   };
+}
+
+/**
+ * The script a command of ours runs, as the shell would see it with
+ * `$CLAUDE_PROJECT_DIR` set to `projectDir`; null when it names none we know.
+ */
+export function commandScript(command: string, projectDir: string): string | null {
+  const match = /\[ -f "((?:[^"\\]|\\.)*)" \]/.exec(command);
+  if (match === null) {
+    const legacy = /"((?:[^"\\]|\\.)*(?:main|bin)\.js)"/.exec(command);
+    if (legacy === null) return null;
+    return unquote(legacy[1] as string, projectDir);
+  }
+  return unquote(match[1] as string, projectDir);
+}
+
+function unquote(inner: string, projectDir: string): string {
+  return inner
+    .replace(/(?<!\\)\$CLAUDE_PROJECT_DIR/g, () => projectDir)
+    .replace(/\\(["\\$`])/g, "$1");
 }
 
 /** True for a hook command this integration wrote (whatever path or preset it names). */

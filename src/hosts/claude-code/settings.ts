@@ -1,3 +1,4 @@
+import { compareVersions, type Version, versionOf } from "../version.js";
 import { isOurCommand } from "./command.js";
 import { LIST_TOOLS } from "./todos.js";
 
@@ -14,7 +15,20 @@ export interface HookSpec {
   event: string;
   /** Claude Code's matcher (tool names for PostToolUse, the source for SessionStart). */
   matcher?: string;
+  /**
+   * The first Claude Code version that knows the event. Older versions load
+   * no hooks at all from a settings file naming an event they do not know
+   * (and drop its permission rules too), so such an event is never written
+   * for them.
+   */
+  since?: string;
 }
+
+/**
+ * The oldest Claude Code the integration supports: the oldest the end-to-end
+ * suite runs against. `install` refuses older versions.
+ */
+export const MIN_CLAUDE_CODE_VERSION = "2.1.75";
 
 /** Seconds Claude Code waits for one hook call; ours take well under one. */
 export const HOOK_TIMEOUT_SECONDS = 30;
@@ -28,8 +42,27 @@ export const HOOK_SPECS: readonly HookSpec[] = [
   { event: "UserPromptSubmit" },
   { event: "PostToolUse", matcher: LIST_TOOLS.join("|") },
   { event: "Stop" },
-  { event: "StopFailure" },
+  { event: "StopFailure", since: "2.1.78" },
 ];
+
+/**
+ * The hooks to write for a Claude Code version: every event it knows. For an
+ * unknown version (null), only the events every supported version knows.
+ */
+export function hookSpecsFor(version: Version | null): {
+  specs: HookSpec[];
+  left: HookSpec[];
+} {
+  const specs: HookSpec[] = [];
+  const left: HookSpec[] = [];
+  for (const spec of HOOK_SPECS) {
+    const known =
+      spec.since === undefined ||
+      (version !== null && compareVersions(version, versionOf(spec.since)) >= 0);
+    (known ? specs : left).push(spec);
+  }
+  return { specs, left };
+}
 
 export class SettingsError extends Error {
   override name = "SettingsError";

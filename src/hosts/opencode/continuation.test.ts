@@ -1,5 +1,9 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
+import { createFileStore } from "../../store/file/file-store.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
 import { NUDGE_MARKER, OpenCodeContinuation } from "./continuation.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
@@ -188,6 +192,31 @@ describe("OpenCodeContinuation", () => {
     );
     expect(fake.prompts).toHaveLength(0);
     expect((await state("s1")).lastOutcome?.stopReason).toBe("context_overflow");
+  });
+
+  it("creates nothing for a chat that never has a list, and stores one from its first list on", async () => {
+    const root = mkdtempSync(join(tmpdir(), "oc-lazy-"));
+    try {
+      const fake = new FakeOpenCode();
+      const store = createFileStore({ root });
+      const settings = parseOpenCodeOptions({ debounceMs: 0 });
+      const continuation = new OpenCodeContinuation({ client: fake.client(), settings, store });
+      live.push(continuation);
+      const send = async (...list: BusEvent[]) => {
+        for (const event of list) void continuation.handle(event);
+        await continuation.settle();
+      };
+      await send(...turnEvents("chat").events, ...turnEvents("chat").events);
+      expect(await store.listScopes()).toEqual([]);
+      expect(readdirSync(root)).toEqual([]);
+      // The same session starts a list: from then on it is stored and nudged.
+      fake.todos.set("chat", OPEN);
+      await send(...turnEvents("chat").events);
+      expect((await store.listScopes()).map((s) => s.key)).toEqual(["session/sopencode.schat"]);
+      expect(fake.prompts).toHaveLength(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("stays silent when everything is done", async () => {

@@ -58,9 +58,19 @@ interface SessionTrack {
   recorded: string[];
   /** Text of the last nudge sent, a second way to recognize it. */
   lastNudge: string | undefined;
+  /**
+   * Whether the session has a todo list (in OpenCode or in the store);
+   * undefined until known. Until it has one nothing of it is stored: a chat
+   * that never uses todos leaves no scope and no files behind.
+   */
+  listed: boolean | undefined;
+  /** The latest user turn and assistant outcome seen before the list existed, replayed once it does. */
+  before: { userTurn: boolean; assistant: AssistantInfo | undefined; error?: unknown };
   /** Events of one session are handled in order. */
   queue: Promise<void>;
 }
+
+type AssistantInfo = Parameters<IdleEnforcer["assistantMessage"]>[1];
 
 function remember(list: string[], id: string): void {
   list.push(id);
@@ -224,6 +234,8 @@ export class OpenCodeContinuation {
         injectedUsers: [],
         recorded: [],
         lastNudge: undefined,
+        listed: undefined,
+        before: { userTurn: false, assistant: undefined },
         queue: Promise.resolve(),
       };
       this.#tracks.set(sessionId, track);
@@ -250,12 +262,16 @@ export class OpenCodeContinuation {
         return this.#onIdle(ev.sessionId, track);
       case "error":
         track.busy = false;
+        if (!(await this.#hasList(ev.sessionId, track, false))) {
+          track.before.error = ev.error;
+          return;
+        }
         return this.enforcer.error(ev.sessionId, ev.error);
       case "compacted":
         this.enforcer.compacted(ev.sessionId);
         return;
       case "todos":
-        return this.#onTodos(ev.sessionId, ev.todos);
+        return this.#onTodos(ev.sessionId, ev.todos, track);
       case "user-message":
         return this.#onUserMessage(ev, track);
       case "part":
@@ -271,12 +287,48 @@ export class OpenCodeContinuation {
     track.idleForwarded = true;
     if (!this.#settings.enabled) return;
     if (await this.#isChild(sessionId, track)) return;
+    if (!(await this.#hasList(sessionId, track, true))) return;
     this.enforcer.idle(sessionId);
   }
 
-  async #onTodos(sessionId: string, raw: unknown): Promise<void> {
+  async #onTodos(sessionId: string, raw: unknown, track: SessionTrack): Promise<void> {
     const scope = this.scopeFor(sessionId);
-    if (scope) await this.runtime.setTodos(scope, todosFromOpenCode(raw));
+    if (!scope) return;
+    const todos = todosFromOpenCode(raw);
+    if (todos.length === 0 && !(await this.#hasList(sessionId, track, false))) return;
+    await this.#becomeListed(sessionId, track);
+    await this.runtime.setTodos(scope, todos);
+  }
+
+  /**
+   * Whether the session has a list: known already, or data in the store (a
+   * restart mid-session), or (when `ask`) a non-empty list in OpenCode.
+   */
+  async #hasList(sessionId: string, track: SessionTrack, ask: boolean): Promise<boolean> {
+    if (track.listed) return true;
+    const scope = this.scopeFor(sessionId);
+    if (!scope) return false;
+    if (track.listed === undefined) {
+      const stored = await this.runtime.store.read(scope);
+      const known =
+        stored.todos.todos.length > 0 || (await this.runtime.store.readLog(scope, 1)).length > 0;
+      track.listed = known;
+      if (known) return true;
+    }
+    if (!ask || (await this.#fetchTodos(sessionId)).length === 0) return false;
+    await this.#becomeListed(sessionId, track);
+    return true;
+  }
+
+  /** From now on the session is stored: first what happened before its list existed. */
+  async #becomeListed(sessionId: string, track: SessionTrack): Promise<void> {
+    if (track.listed) return;
+    track.listed = true;
+    const { userTurn, assistant, error } = track.before;
+    track.before = { userTurn: false, assistant: undefined };
+    if (userTurn) await this.enforcer.userMessage(sessionId);
+    if (assistant) await this.enforcer.assistantMessage(sessionId, assistant);
+    if (error !== undefined) await this.enforcer.error(sessionId, error);
   }
 
   async #onUserMessage(
@@ -312,6 +364,10 @@ export class OpenCodeContinuation {
       });
       return;
     }
+    if (!(await this.#hasList(ev.sessionId, track, false))) {
+      track.before = { userTurn: true, assistant: undefined };
+      return;
+    }
     await this.enforcer.userMessage(ev.sessionId);
   }
 
@@ -322,7 +378,7 @@ export class OpenCodeContinuation {
     if (ev.agent) track.agent = ev.agent;
     // A user message whose parts never came is ambiguous: it is not counted as the user's.
     track.unclassified.clear();
-    const info: Parameters<IdleEnforcer["assistantMessage"]>[1] = {};
+    const info: AssistantInfo = {};
     if (ev.agent !== undefined) info.agent = ev.agent;
     if (ev.model !== undefined) info.model = ev.model;
     if (ev.completed && !track.recorded.includes(ev.messageId)) {
@@ -334,6 +390,13 @@ export class OpenCodeContinuation {
       info.usage = usageFromOpenCode(ev.tokens);
       info.turnId = ev.messageId;
       info.injected = ev.parentId !== undefined && track.injectedUsers.includes(ev.parentId);
+    }
+    if (!(await this.#hasList(ev.sessionId, track, false))) {
+      // Kept in memory only: the agent and model, and the outcome to replay once a list exists.
+      if (info.stopReason) track.before = { ...track.before, assistant: info, error: undefined };
+      const { stopReason: _s, usage: _u, turnId: _t, injected: _i, ...memory } = info;
+      await this.enforcer.assistantMessage(ev.sessionId, memory);
+      return;
     }
     await this.enforcer.assistantMessage(ev.sessionId, info);
   }

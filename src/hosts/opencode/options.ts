@@ -1,5 +1,6 @@
 import { resolveLimits, resolvePreset } from "../../core/engine/presets.js";
 import { NUDGE_STYLES } from "../../core/nudge/index.js";
+import { quoteInput } from "../../core/quote.js";
 import type { Limits, NudgeStyle, Preset, PresetName } from "../../core/types.js";
 
 /**
@@ -75,7 +76,7 @@ export class OpenCodeOptionsError extends Error {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return quoteInput(value);
   if (Array.isArray(value)) return "an array";
   return value === null ? "null" : typeof value === "object" ? "an object" : String(value);
 }
@@ -137,7 +138,9 @@ export function parseOpenCodeOptions(raw: unknown): OpenCodeSettings {
   const options = (raw ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(options)) {
     if (!(KNOWN as readonly string[]).includes(key)) {
-      throw new OpenCodeOptionsError(`unknown option "${key}"; known options: ${KNOWN.join(", ")}`);
+      throw new OpenCodeOptionsError(
+        `unknown option ${quoteInput(key)}; known options: ${KNOWN.join(", ")}`,
+      );
     }
   }
   let preset: Preset;

@@ -1,5 +1,6 @@
 import { createToolset, isDialectName } from "../../core/dialects/index.js";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { quoteInput } from "../../core/quote.js";
 import { resolveScope } from "../../core/scope/index.js";
 import type {
   DialectName,
@@ -51,7 +52,7 @@ function envChoice<T extends string>(
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return undefined;
   if ((allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new Error(`${name} must be one of ${allowed.join(", ")}; got ${JSON.stringify(raw)}`);
+  throw new Error(`${name} must be one of ${allowed.join(", ")}; got ${quoteInput(String(raw))}`);
 }
 
 function toPiTool(tool: TodoTool, continuation: PiContinuation): PiToolDefinition {

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
 import { createFileStore } from "./file-store.js";
-import { ensureGitignored, snapshotTodos } from "./git.js";
+import { ensureGitignored, removeGitignored, snapshotTodos } from "./git.js";
 
 /** Lets the event loop turn, so a store releases the lock it keeps between transactions. */
 function settle(): Promise<void> {
@@ -56,6 +56,32 @@ describe("ensureGitignored", () => {
     expect(await ensureGitignored(join(dir, "project"), join(dir, "elsewhere", "todo"))).toBe(
       false,
     );
+  });
+});
+
+describe("removeGitignored", () => {
+  it("takes out exactly the lines ensureGitignored added, giving back the original bytes", async () => {
+    const original = "node_modules/\n# build\ndist/\n";
+    writeFileSync(join(dir, ".gitignore"), original);
+    const todoDir = join(dir, ".claude", "todo-continuation");
+    await ensureGitignored(dir, todoDir);
+    writeFileSync(
+      join(dir, ".gitignore"),
+      `${readFileSync(join(dir, ".gitignore"), "utf8")}*.log\n`,
+    );
+    expect(await removeGitignored(dir, todoDir)).toBe(true);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(`${original}*.log\n`);
+    expect(await removeGitignored(dir, todoDir)).toBe(false);
+  });
+
+  it("deletes a .gitignore that held only our lines, and leaves a user's own pattern", async () => {
+    const todoDir = join(dir, "state");
+    await ensureGitignored(dir, todoDir);
+    expect(await removeGitignored(dir, todoDir)).toBe(true);
+    expect(existsSync(join(dir, ".gitignore"))).toBe(false);
+    writeFileSync(join(dir, ".gitignore"), "/state/\n");
+    expect(await removeGitignored(dir, todoDir)).toBe(false);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("/state/\n");
   });
 });
 

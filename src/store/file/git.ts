@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 
@@ -7,6 +7,9 @@ const run = promisify(execFile);
 
 /** Files that live only for the length of one write or one lock; never committed. */
 export const TRANSIENT_PATTERNS = ["*.lock", "*.steal", "*.tmp", "*.wait"] as const;
+
+/** The comment line `ensureGitignored` writes above its pattern. */
+const IGNORE_COMMENT = "# todo-continuation lists (system-managed; committed by snapshots)";
 
 /** Default message of a snapshot commit. */
 export const DEFAULT_SNAPSHOT_MESSAGE = "todo-continuation snapshot";
@@ -47,8 +50,41 @@ export async function ensureGitignored(projectDir: string, todoDir: string): Pro
   const variants = [rel, `${rel}/`, `/${rel}`, `/${rel}/`, `${rel}/**`, `/${rel}/**`];
   if (variants.some((v) => present.has(v))) return false;
   const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  const next = `${text}${separator}# todo-continuation lists (system-managed; committed by snapshots)\n/${rel}/\n`;
+  const next = `${text}${separator}${IGNORE_COMMENT}\n/${rel}/\n`;
   // Replace, never truncate: a crash mid-write must not lose the existing rules.
+  const temp = `${path}.${process.pid}.tmp`;
+  const mode = ((await stat(path).catch(() => null))?.mode ?? 0o644) & 0o7777;
+  await writeFile(temp, next, { mode });
+  await rename(temp, path);
+  return true;
+}
+
+/**
+ * Takes out of `<projectDir>/.gitignore` exactly the two lines
+ * `ensureGitignored` adds (its comment and the folder's pattern), leaving
+ * every other line; deletes the file when nothing else is left in it.
+ * Returns true when the file changed.
+ */
+export async function removeGitignored(projectDir: string, todoDir: string): Promise<boolean> {
+  const rel = inside(projectDir, todoDir);
+  if (rel === null) return false;
+  const path = join(projectDir, ".gitignore");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+  const block = `${IGNORE_COMMENT}\n/${rel}/\n`;
+  const after = text.indexOf(`\n${block}`);
+  const at = text.startsWith(block) ? 0 : after < 0 ? -1 : after + 1;
+  if (at < 0) return false;
+  const next = text.slice(0, at) + text.slice(at + block.length);
+  if (next === "") {
+    await unlink(path);
+    return true;
+  }
   const temp = `${path}.${process.pid}.tmp`;
   const mode = ((await stat(path).catch(() => null))?.mode ?? 0o644) & 0o7777;
   await writeFile(temp, next, { mode });

@@ -11,6 +11,7 @@ export {
 export {
   DEFAULT_SNAPSHOT_MESSAGE,
   ensureGitignored,
+  removeGitignored,
   type SnapshotResult,
   snapshotTodos,
   TRANSIENT_PATTERNS,

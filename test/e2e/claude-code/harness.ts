@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { resolveScope } from "../../../src/core/scope/scope.js";
@@ -24,8 +24,11 @@ export const CLAUDE_CODE_VERSION = "2.1.332";
 /** The built package under test (`npm run test:e2e` builds it first). */
 export const DIST = process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist");
 
-export function claudeBin(): string {
-  return hostBin(ensureHost("@anthropic-ai/claude-code", CLAUDE_CODE_VERSION), "claude");
+/** The oldest release the integration supports (it lacks the StopFailure event). */
+export const CLAUDE_CODE_OLDEST = "2.1.75";
+
+export function claudeBin(version: string = CLAUDE_CODE_VERSION): string {
+  return hostBin(ensureHost("@anthropic-ai/claude-code", version), "claude");
 }
 
 /**
@@ -84,6 +87,10 @@ export interface Project {
   home: string;
   /** The hook command our install wrote. */
   hookCommand: string;
+  /** What the install printed. */
+  report: string;
+  /** The Claude Code release the project runs (and was installed for). */
+  version: string;
   cleanup(): void;
 }
 
@@ -108,21 +115,42 @@ function cliHasHook(): boolean {
   }
 }
 
-/** A temp project and HOME with our hooks installed by our own install command. */
-export function createProject(options: { preset?: string } = {}): Project {
+/**
+ * A temp project and HOME with our hooks installed by our own install
+ * command, which finds the Claude Code release on PATH and writes for it.
+ */
+export function createProject(
+  options: { preset?: string; version?: string; settings?: string } = {},
+): Project {
+  const version = options.version ?? CLAUDE_CODE_VERSION;
   const root = mkdtempSync(join(tmpdir(), "tc-claude-"));
   const dir = join(root, "project");
   const home = join(root, "home");
   mkdirSync(dir);
   mkdirSync(home);
   execFileSync("git", ["init", "--quiet", dir], { timeout: 60_000 });
+  // Older releases (2.1.75) fetch a plugin blocklist from GitHub unless their cached copy is
+  // under an hour old, whatever CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC says: give them one.
+  mkdirSync(join(home, ".claude", "plugins"), { recursive: true });
+  writeFileSync(
+    join(home, ".claude", "plugins", "blocklist.json"),
+    JSON.stringify({ fetchedAt: new Date().toISOString(), plugins: [] }),
+  );
+  if (options.settings !== undefined) {
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), options.settings);
+  }
   const bin = join(DIST, "hosts", "claude-code", "bin.js");
   const viaCli = cliHasHook();
   const args = viaCli
     ? [join(DIST, "cli", "main.js"), "install", "claude-code", "--project", "--project-dir", dir]
     : [bin, "install", "claude-code", "--project", "--project-dir", dir, "--entry", bin];
   if (options.preset !== undefined) args.push("--preset", options.preset);
-  const report = execFileSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+  const report = execFileSync(process.execPath, args, {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, PATH: `${dirname(claudeBin(version))}:${process.env.PATH ?? ""}` },
+  });
   const hookCommand = /^Hook command: (.*)$/m.exec(report)?.[1];
   if (hookCommand === undefined) throw new Error(`install printed no hook command:\n${report}`);
   return {
@@ -130,6 +158,8 @@ export function createProject(options: { preset?: string } = {}): Project {
     dir,
     home,
     hookCommand,
+    report,
+    version,
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
@@ -222,7 +252,7 @@ export function startClaude(
     ...options.env,
   };
   // Its own process group, so a teardown also ends the background jobs it started.
-  const child = spawn(claudeBin(), args, {
+  const child = spawn(claudeBin(project.version), args, {
     cwd: project.dir,
     env,
     detached: true,
@@ -392,7 +422,7 @@ export interface Suite {
   /** Starts the model server for this test with a script of replies or a responder. */
   serve(script: ScriptedReply[] | Responder): Promise<AnthropicServer>;
   /** A fresh project with our hooks installed. */
-  project(options?: { preset?: string }): Project;
+  project(options?: { preset?: string; version?: string; settings?: string }): Project;
   trap(): Trap;
 }
 

@@ -27,6 +27,12 @@ export interface RunResult {
 export interface PiWorld {
   server: OpenAiServer;
   storeDir: string;
+  /** pi's working folder: the project. */
+  workDir: string;
+  /** pi's user folder (`PI_CODING_AGENT_DIR`). */
+  agentDir: string;
+  /** The environment pi runs with (before per-run additions). */
+  env: Record<string, string>;
   /** `pi -p <prompt>` to completion. */
   print(prompt: string, env?: Record<string, string>): Promise<RunResult>;
   /** `pi --mode rpc`, for aborts and multi-prompt sessions. */
@@ -53,7 +59,19 @@ export function installPi(): string {
   return hostBin(ensureHost(PI_PACKAGE, PI_VERSION), "pi");
 }
 
-export async function createPiWorld(bin: string): Promise<PiWorld> {
+export interface PiWorldOptions {
+  /**
+   * "flag" (default): `--no-extensions -e <source>`. "settings": no flags;
+   * pi loads whatever its settings files list (what `install pi` writes).
+   */
+  extension?: "flag" | "settings";
+  /** Folders put in front of PATH (a newer Node for pi 1.x). */
+  pathPrefix?: string[];
+  /** More arguments for every run (`--approve` trusts the project on pi 1.x). */
+  args?: string[];
+}
+
+export async function createPiWorld(bin: string, options: PiWorldOptions = {}): Promise<PiWorld> {
   const root = mkdtempSync(join(tmpdir(), "tc-pi-e2e-"));
   const home = join(root, "home");
   const agentDir = join(root, "agent");
@@ -76,7 +94,7 @@ export async function createPiWorld(bin: string): Promise<PiWorld> {
   );
   // Only what pi needs: nothing inherited (no subagent mark from an outer pi).
   const baseEnv = {
-    PATH: process.env.PATH ?? "",
+    PATH: [...(options.pathPrefix ?? []), process.env.PATH ?? ""].join(":"),
     HOME: home,
     PI_CODING_AGENT_DIR: agentDir,
     PI_OFFLINE: "1",
@@ -85,9 +103,8 @@ export async function createPiWorld(bin: string): Promise<PiWorld> {
     TODO_CONTINUATION_DIR: storeDir,
   };
   const args = [
-    "--no-extensions",
-    "-e",
-    EXTENSION,
+    ...(options.extension === "settings" ? [] : ["--no-extensions", "-e", EXTENSION]),
+    ...(options.args ?? []),
     "--provider",
     "scripted",
     "--model",
@@ -106,6 +123,9 @@ export async function createPiWorld(bin: string): Promise<PiWorld> {
   return {
     server,
     storeDir,
+    workDir,
+    agentDir,
+    env: baseEnv,
     print(prompt, env = {}) {
       return new Promise((resolve) => {
         const child = execFile(
@@ -213,12 +233,12 @@ export async function createPiWorld(bin: string): Promise<PiWorld> {
 export { lastUserMessage, messageText } from "../support/openai-server.js";
 
 /** `pi --version`, to check the pinned host really is the one running. */
-export function piVersion(bin: string): Promise<string> {
+export function piVersion(bin: string, pathPrefix: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       bin,
       ["--version"],
-      { env: { PATH: process.env.PATH ?? "", PI_OFFLINE: "1" } },
+      { env: { PATH: [...pathPrefix, process.env.PATH ?? ""].join(":"), PI_OFFLINE: "1" } },
       (error, stdout, stderr) => (error ? reject(error) : resolve(`${stdout}${stderr}`.trim())),
     );
   });

@@ -1,0 +1,70 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TEST_DATABASE_URL } from "../../store/postgres/test-support/database.js";
+import { runCli } from "../test-support/run-cli.js";
+
+const folders: string[] = [];
+afterAll(async () => {
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+async function world() {
+  const root = await mkdtemp(join(tmpdir(), "tc-doctor-"));
+  folders.push(root);
+  const project = join(root, "project");
+  const home = join(root, "home");
+  const bin = join(root, "bin");
+  for (const dir of [project, home, bin]) await mkdir(dir);
+  await writeFile(join(bin, "pi"), '#!/bin/sh\necho "0.73.1"\n', { mode: 0o755 });
+  // No real hosts on PATH: only the fake pi and what node needs.
+  const env = {
+    HOME: home,
+    PATH: `${bin}:${join(process.execPath, "..")}:/usr/bin:/bin`,
+    XDG_STATE_HOME: join(root, "state"),
+  };
+  return { project, home, env };
+}
+
+describe("todo-continuation doctor", () => {
+  it("prints each problem with its fix and exits 1; after the fix, exits 0", async () => {
+    const { project, env } = await world();
+    await mkdir(join(project, ".pi"));
+    await writeFile(
+      join(project, ".pi", "settings.json"),
+      '{"extensions":["./node_modules/todo-continuation/dist/hosts/pi/index.js"]}',
+    );
+    const sick = await runCli(["doctor"], { env, cwd: project });
+    expect(sick.code).toBe(1);
+    expect(sick.stdout).toMatch(
+      /^PROBLEM {2}pi {10}.*does not exist, and runs without todo tools$/m,
+    );
+    expect(sick.stdout).toMatch(/^ +fix: todo-continuation install pi --project$/m);
+    expect(sick.stdout).toMatch(/^1 problem found\.$/m);
+    const fix = await runCli(["install", "pi", "--project"], { env, cwd: project });
+    expect(fix.code).toBe(0);
+    const well = await runCli(["doctor", "--json"], { env, cwd: project });
+    expect(well.code).toBe(0);
+    const report = JSON.parse(well.stdout);
+    expect(report.ok).toBe(true);
+    expect(
+      report.findings.map((f: { host: string; check: string }) => `${f.host}/${f.check}`),
+    ).toEqual(["pi/version", "pi/loadable", "store/files"]);
+  });
+
+  it("checks PostgreSQL when --database-url names it, before or after the command", async () => {
+    const { project, env } = await world();
+    for (const argv of [
+      ["doctor", "--database-url", TEST_DATABASE_URL],
+      ["--database-url", "postgres://x@127.0.0.1:1/none", "doctor"],
+    ]) {
+      const run = await runCli(argv, { env, cwd: project });
+      const down = argv[0] !== "doctor";
+      expect(run.code).toBe(down ? 1 : 0);
+      expect(run.stdout).toMatch(
+        down ? /PROBLEM +store +PostgreSQL 127\.0\.0\.1:1\/none/ : /ok +store +PostgreSQL/,
+      );
+    }
+  });
+});

@@ -1,0 +1,238 @@
+import { join } from "node:path";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import { homeOf, isFile, notWritable, probe, readJson } from "../doctor-files.js";
+import {
+  compareVersions,
+  detectVersion,
+  formatVersion,
+  type Version,
+  versionOf,
+} from "../version.js";
+import { commandScript, HOOK_ARGS } from "./command.js";
+import { hookSpecsFor, installedCommand, MIN_CLAUDE_CODE_VERSION } from "./settings.js";
+import { hookStoreRoot } from "./store-location.js";
+
+const HOST = "claude-code";
+
+type Target = "project" | "local" | "user";
+
+interface Install {
+  target: Target;
+  path: string;
+  command: string;
+  /** Events holding a handler of ours. */
+  events: string[];
+}
+
+function settingsFiles(ctx: DoctorContext): { target: Target; path: string }[] {
+  const config = ctx.env.CLAUDE_CONFIG_DIR?.trim()
+    ? (ctx.env.CLAUDE_CONFIG_DIR as string)
+    : join(homeOf(ctx.env, ctx.home), ".claude");
+  return [
+    { target: "project", path: join(ctx.cwd, ".claude", "settings.json") },
+    { target: "local", path: join(ctx.cwd, ".claude", "settings.local.json") },
+    { target: "user", path: join(config, "settings.json") },
+  ];
+}
+
+/** Events whose groups hold the given command. */
+function eventsWith(settings: unknown, command: string): string[] {
+  const hooks = (settings as { hooks?: Record<string, unknown> }).hooks ?? {};
+  return Object.entries(hooks)
+    .filter(
+      ([, groups]) =>
+        Array.isArray(groups) &&
+        groups.some(
+          (g) =>
+            Array.isArray(g?.hooks) &&
+            g.hooks.some((h: { command?: unknown }) => h?.command === command),
+        ),
+    )
+    .map(([event]) => event);
+}
+
+/** The node binary a command of ours runs: a quoted absolute path, or `node` from PATH. */
+function commandNode(command: string): string {
+  const quoted = /exec "((?:[^"\\]|\\.)*)"/.exec(command);
+  if (quoted) return (quoted[1] as string).replace(/\\(["\\$`])/g, "$1");
+  const legacy = /^"((?:[^"\\]|\\.)*)" "/.exec(command);
+  return legacy ? (legacy[1] as string).replace(/\\(["\\$`])/g, "$1") : "node";
+}
+
+function versionFindings(version: Version | null): DoctorFinding[] {
+  if (version === null) {
+    return [
+      {
+        host: HOST,
+        check: "version",
+        ok: false,
+        message: "hooks are installed, but no `claude` on PATH answers `claude --version`",
+        fix: "put Claude Code on PATH (npm install -g @anthropic-ai/claude-code)",
+      },
+    ];
+  }
+  const needed = versionOf(MIN_CLAUDE_CODE_VERSION);
+  const text = formatVersion(version);
+  return compareVersions(version, needed) < 0
+    ? [
+        {
+          host: HOST,
+          check: "version",
+          ok: false,
+          message: `Claude Code ${text} is older than ${MIN_CLAUDE_CODE_VERSION}, the oldest supported`,
+          fix: "claude update",
+        },
+      ]
+    : [
+        {
+          host: HOST,
+          check: "version",
+          ok: true,
+          message: `Claude Code ${text} (needs ${MIN_CLAUDE_CODE_VERSION} or newer)`,
+        },
+      ];
+}
+
+function eventFindings(install: Install, version: Version | null): DoctorFinding[] {
+  const fix = `todo-continuation install claude-code --${install.target}`;
+  const { specs, left } = hookSpecsFor(version);
+  // With the version unknown (reported already), an event it may not know is no finding of its own.
+  const unknown = version === null ? [] : left.filter((s) => install.events.includes(s.event));
+  const missing = specs.filter((s) => !install.events.includes(s.event));
+  const out: DoctorFinding[] = [];
+  for (const spec of unknown) {
+    out.push({
+      host: HOST,
+      check: "hooks",
+      ok: false,
+      message:
+        `${install.path} names ${spec.event}, which needs Claude Code ${spec.since} or newer: ` +
+        "an older Claude Code loads no hooks and no permission rules from that file",
+      fix,
+    });
+  }
+  if (missing.length > 0) {
+    out.push({
+      host: HOST,
+      check: "hooks",
+      ok: false,
+      message: `${install.path} lacks the ${missing.map((s) => s.event).join(", ")} hook(s)`,
+      fix,
+    });
+  }
+  if (out.length === 0) {
+    out.push({
+      host: HOST,
+      check: "hooks",
+      ok: true,
+      message: `${install.path}: ${install.events.join(", ")}`,
+    });
+  }
+  return out;
+}
+
+async function commandFindings(install: Install, ctx: DoctorContext): Promise<DoctorFinding[]> {
+  const portable = install.command.includes("$CLAUDE_PROJECT_DIR");
+  const fix = portable
+    ? "npm install (with todo-continuation in the project's devDependencies)"
+    : `todo-continuation install claude-code --${install.target}`;
+  const script = commandScript(install.command, ctx.cwd);
+  if (script === null) {
+    return [
+      {
+        host: HOST,
+        check: "command",
+        ok: false,
+        message: `cannot tell which script the hook command in ${install.path} runs`,
+        fix: `todo-continuation install claude-code --${install.target}`,
+      },
+    ];
+  }
+  if (!(await isFile(script))) {
+    return [
+      {
+        host: HOST,
+        check: "command",
+        ok: false,
+        message: `the hook command runs ${script}, which does not exist`,
+        fix,
+      },
+    ];
+  }
+  const node = commandNode(install.command);
+  const run = await probe(node, [script, ...HOOK_ARGS.split(" "), "--help"], ctx.env, ctx.cwd);
+  if (!run.ok || !run.output.includes(HOOK_ARGS)) {
+    const first = run.output.split("\n").find((l) => l.trim() !== "") ?? "no output";
+    return [
+      {
+        host: HOST,
+        check: "loadable",
+        ok: false,
+        message: `${node} ${script} does not start: ${first.slice(0, 200)}`,
+        fix,
+      },
+    ];
+  }
+  return [
+    { host: HOST, check: "loadable", ok: true, message: `the hook command starts (${script})` },
+  ];
+}
+
+/**
+ * Claude Code: the version on PATH against the supported minimum, and for
+ * every settings file holding our hooks: events the version knows, the hook
+ * command's script present and starting, and the project store writable.
+ */
+export const claudeCodeDoctor: DoctorCheck = async (ctx) => {
+  const installs: Install[] = [];
+  const findings: DoctorFinding[] = [];
+  for (const { target, path } of settingsFiles(ctx)) {
+    const read = await readJson(path);
+    if (read.kind === "invalid") {
+      findings.push({
+        host: HOST,
+        check: "settings",
+        ok: false,
+        message: `${path} is not valid JSON (${read.reason.slice(0, 200)}); Claude Code ignores it`,
+        fix: `fix the JSON in ${path}`,
+      });
+      continue;
+    }
+    if (read.kind !== "ok") continue;
+    const command = installedCommand(read.value);
+    if (command !== null) {
+      installs.push({ target, path, command, events: eventsWith(read.value, command) });
+    }
+  }
+  const version = await detectVersion("claude", ctx.env);
+  if (version === null && installs.length === 0 && findings.length === 0) return [];
+  if (version !== null || installs.length > 0) findings.unshift(...versionFindings(version));
+  if (installs.length === 0) {
+    findings.push({
+      host: HOST,
+      check: "hooks",
+      ok: true,
+      message:
+        "no todo-continuation hooks installed (todo-continuation install claude-code adds them)",
+    });
+    return findings;
+  }
+  for (const install of installs) {
+    findings.push(...eventFindings(install, version));
+    findings.push(...(await commandFindings(install, ctx)));
+  }
+  const root = hookStoreRoot({ env: ctx.env, cwd: ctx.cwd });
+  const problem = await notWritable(root);
+  findings.push(
+    problem === null
+      ? { host: HOST, check: "store", ok: true, message: `store ${root} is writable` }
+      : {
+          host: HOST,
+          check: "store",
+          ok: false,
+          message: `the hooks cannot write their store: ${problem}`,
+          fix: `make ${root} writable, or set TODO_CONTINUATION_DIR to a writable folder`,
+        },
+  );
+  return findings;
+};

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { installOpenCode } from "../../cli/commands/install-opencode.js";
+import { openCodeDoctor } from "./doctor.js";
+
+const made: string[] = [];
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function world(version: string) {
+  const bin = temp("oc-doctor-bin-");
+  writeFileSync(join(bin, "opencode"), `#!/bin/sh\necho "${version}"\n`, { mode: 0o755 });
+  const home = temp("oc-doctor-home-");
+  return {
+    cwd: temp("oc-doctor-"),
+    home,
+    env: { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: home },
+  };
+}
+
+describe("openCodeDoctor", () => {
+  it("loads the module the installed plugin file imports", async () => {
+    const ctx = world("1.18.33");
+    await installOpenCode({ projectDir: ctx.cwd, env: ctx.env, out: () => {} });
+    const findings = await openCodeDoctor(ctx);
+    expect(findings.map((f) => [f.check, f.ok])).toEqual([
+      ["version", true],
+      ["loadable", true],
+      ["store", true],
+    ]);
+  });
+
+  it("flags a plugin whose module is gone, and an OpenCode older than the tested one", async () => {
+    const ctx = world("1.2.0");
+    const root = temp("oc-doctor-package-");
+    const entry = join(root, "dist", "hosts", "opencode", "index.js");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(entry, ".."), { recursive: true });
+    writeFileSync(entry, "export const TodoContinuation = () => ({});\n");
+    await installOpenCode({ projectDir: ctx.cwd, env: ctx.env, packageRoot: root, out: () => {} });
+    rmSync(root, { recursive: true, force: true });
+    const problems = (await openCodeDoctor(ctx)).filter((f) => !f.ok);
+    expect(problems.map((f) => f.check)).toEqual(["version", "plugin"]);
+    expect(problems[1]?.message).toContain(entry);
+    expect(problems[1]?.fix).toContain("todo-continuation install opencode --project");
+  });
+});

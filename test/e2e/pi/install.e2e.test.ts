@@ -1,0 +1,120 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import { textReply, toolCallReply } from "../support/openai-server.js";
+import {
+  createPiWorld,
+  lastUserMessage,
+  messageText,
+  type PiWorld,
+  piVersion,
+} from "./pi-world.js";
+
+/** The built CLI under test (`npm run test:e2e` builds it first). */
+const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
+
+/**
+ * The pi releases `install pi` is proved on: the oldest supported, and the
+ * newest 1.x the npm registry serves whole (1.4.0 to 1.5.2 name dependency
+ * versions the registry does not have). pi 1.x needs Node 22, installed from
+ * npm's `node` package into the same cache.
+ */
+const HOSTS = [
+  { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1", node: null, trust: [] },
+  // pi 1.x loads a project's .pi/settings.json only once the project is trusted.
+  {
+    pkg: "@earendil-works/pi-coding-agent",
+    version: "1.3.0",
+    node: "22.23.3",
+    trust: ["--approve"],
+  },
+] as const;
+
+let world: PiWorld | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+function install(world: PiWorld, args: string[]): string {
+  return execFileSync(process.execPath, [CLI, "install", "pi", ...args], {
+    cwd: world.workDir,
+    env: { ...world.env, PATH: process.env.PATH ?? "" },
+    encoding: "utf8",
+  });
+}
+
+const init = (...items: string[]) =>
+  toolCallReply("todo_write", { ops: [{ op: "init", list: [{ phase: "Work", items }] }] });
+const done = (task: string) => toolCallReply("todo_write", { ops: [{ op: "done", task }] });
+
+describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
+  const setup = async (): Promise<{ bin: string; pathPrefix: string[] }> => {
+    const bin = hostBin(ensureHost(host.pkg, host.version), "pi");
+    const pathPrefix =
+      host.node === null ? [] : [dirname(hostBin(ensureHost("node", host.node), "node"))];
+    expect(await piVersion(bin, pathPrefix)).toContain(host.version);
+    return { bin, pathPrefix };
+  };
+
+  const script = (w: PiWorld) =>
+    w.server.script([
+      init("Parse the input"),
+      textReply("I have a plan."), // an early stop: the extension nudges
+      done("Parse the input"),
+      textReply("Everything is done."),
+    ]);
+
+  const assertContinued = (w: PiWorld, stdout: string) => {
+    expect(stdout.trim()).toBe("Everything is done.");
+    const requests = w.server.chatRequests();
+    expect(requests[0]?.body.tools?.map((t) => t.function.name)).toContain("todo_write");
+    expect(requests).toHaveLength(4);
+    expect(messageText(lastUserMessage(requests[2]!))).toContain("Parse the input");
+  };
+
+  it("--project: the entry it writes is one pi resolves, from the project's node_modules", async () => {
+    const { bin, pathPrefix } = await setup();
+    world = await createPiWorld(bin, {
+      extension: "settings",
+      pathPrefix,
+      args: [...host.trust],
+    });
+    // The package as `npm install --save-dev todo-continuation` puts it.
+    mkdirSync(join(world.workDir, "node_modules"));
+    symlinkSync(REPO_ROOT, join(world.workDir, "node_modules", "todo-continuation"));
+    const report = install(world, ["--project"]);
+    expect(report).toContain("../node_modules/todo-continuation/dist/hosts/pi/index.js");
+    expect(report).toMatch(/trusted/);
+    const settings = JSON.parse(readFileSync(join(world.workDir, ".pi", "settings.json"), "utf8"));
+    expect(settings.extensions).toEqual([
+      "../node_modules/todo-continuation/dist/hosts/pi/index.js",
+    ]);
+    script(world);
+    const run = await world.print("Build it.");
+    expect(run.code, run.stderr).toBe(0);
+    assertContinued(world, run.stdout);
+  });
+
+  it("--user: pi loads the extension in any project", async () => {
+    const { bin, pathPrefix } = await setup();
+    world = await createPiWorld(bin, { extension: "settings", pathPrefix });
+    writeFileSync(join(world.agentDir, "settings.json"), '{\n\t"theme": "dark"\n}\n');
+    install(world, ["--user"]);
+    script(world);
+    const run = await world.print("Build it.");
+    expect(run.code, run.stderr).toBe(0);
+    assertContinued(world, run.stdout);
+    const uninstall = execFileSync(process.execPath, [CLI, "uninstall", "pi", "--user"], {
+      cwd: world.workDir,
+      env: { ...world.env, PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+    });
+    expect(uninstall).toContain("removed the extension entry");
+    expect(readFileSync(join(world.agentDir, "settings.json"), "utf8")).toBe(
+      '{\n\t"theme": "dark"\n}\n',
+    );
+  });
+});
