@@ -14,6 +14,7 @@ import { estimateTokens, NUDGE_STYLES, renderNudge } from "../core/nudge/index.j
 import { benchFileStore } from "../store/file/bench.js";
 import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
+import { benchDashboard } from "../ui/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
 import { benchHookLatency } from "./hook-latency.js";
@@ -47,6 +48,7 @@ const GROUPS = [
   "idle",
   "hook",
   "postgres",
+  "ui",
 ] as const;
 const only = onlyGroups(process.argv);
 
@@ -97,6 +99,11 @@ function micro(
     p99: round(stats.p99),
     spread: round(stats.spread),
   });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function msRow(name: string, runs: number[][]): BenchRow {
@@ -162,6 +169,7 @@ async function main(): Promise<void> {
   if (only.has("idle")) await idleRows();
   if (only.has("hook")) await hookRows(runs);
   if (only.has("postgres")) await postgresRows();
+  if (only.has("ui")) await uiRows(runs);
   report();
 }
 
@@ -255,6 +263,34 @@ async function memoryRows(): Promise<void> {
     unit: "bytes",
     target: `<= ${Math.floor(limitPerSession)} (20 MB / 10,000)`,
     ok: perSession <= limitPerSession,
+  });
+}
+
+async function uiRows(runs: number): Promise<void> {
+  say("dashboard overview of 5,000 scopes...");
+  const dashboard = await benchDashboard(5_000, runs);
+  add({
+    name: "ui.load.5000_ms",
+    value: Math.round(dashboard.loadMs),
+    unit: "ms",
+    target: null,
+    ok: null,
+  });
+  const overviewMedian = median(dashboard.overviewMs);
+  add({
+    name: "ui.overview.5000_ms",
+    value: round(overviewMedian),
+    unit: "ms",
+    target: "<= 1000",
+    ok: Math.max(...dashboard.overviewMs) <= 1000,
+  });
+  const liveMedian = median(dashboard.liveUpdateMs);
+  add({
+    name: "ui.live_update.5000_ms",
+    value: round(liveMedian),
+    unit: "ms",
+    target: "<= 1000",
+    ok: Math.max(...dashboard.liveUpdateMs) <= 1000,
   });
 }
 
