@@ -3,14 +3,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { closeInstruction } from "../core/dialects/index.js";
-import { benchDecide, benchList, benchSummarize } from "../core/engine/bench.js";
+import {
+  benchDecide,
+  benchList,
+  benchSummarize,
+  benchWholeDecision,
+} from "../core/engine/bench.js";
 import { PRESETS } from "../core/engine/presets.js";
 import { estimateTokens, NUDGE_STYLES, renderNudge } from "../core/nudge/index.js";
 import { benchFileStore } from "../store/file/bench.js";
 import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
+import { benchDashboard } from "../ui/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
+import { benchHookProcess } from "./hook.js";
 import { benchHookLatency } from "./hook-latency.js";
+import { benchIdleToNudge } from "./idle.js";
+import { benchPiToolCall } from "./pi.js";
 import { percentile, summarizeRuns } from "./stats.js";
 
 /** One measured figure; `target` and `ok` are null where the issue set no target. */
@@ -27,12 +36,38 @@ export interface BenchRow {
 }
 
 const json = process.argv.includes("--json");
+const markdown = process.argv.includes("--markdown");
 const quick = process.argv.includes("--quick");
+/** `--only decision,pi`: run only these groups (all by default). */
+const GROUPS = [
+  "decision",
+  "pi",
+  "nudge",
+  "filestore",
+  "memory",
+  "idle",
+  "hook",
+  "postgres",
+  "ui",
+] as const;
+const only = onlyGroups(process.argv);
+
+function onlyGroups(argv: readonly string[]): Set<string> {
+  const at = argv.indexOf("--only");
+  if (at < 0) return new Set(GROUPS);
+  const names = (argv[at + 1] ?? "").split(",").filter((n) => n !== "");
+  const unknown = names.filter((n) => !(GROUPS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    process.stderr.write(`--only takes a comma-separated list of: ${GROUPS.join(", ")}\n`);
+    process.exit(2);
+  }
+  return new Set(names);
+}
 const rows: BenchRow[] = [];
 
 function say(line: string): void {
-  // With --json, stdout carries only the JSON array; progress goes to stderr.
-  (json ? process.stderr : process.stdout).write(`${line}\n`);
+  // With --json or --markdown, stdout carries only the result; progress goes to stderr.
+  (json || markdown ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 function add(row: BenchRow): void {
@@ -41,6 +76,9 @@ function add(row: BenchRow): void {
 
 function atMost(limit: number) {
   return { target: `<= ${limit}`, check: (v: number) => v <= limit };
+}
+function result(goal: { target: string; check: (v: number) => boolean }, value: number) {
+  return { target: goal.target, ok: goal.check(value) };
 }
 function atLeast(limit: number) {
   return { target: `>= ${limit}`, check: (v: number) => v >= limit };
@@ -61,6 +99,11 @@ function micro(
     p99: round(stats.p99),
     spread: round(stats.spread),
   });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function msRow(name: string, runs: number[][]): BenchRow {
@@ -88,20 +131,49 @@ async function main(): Promise<void> {
   const runs = quick ? 2 : 5;
   say(`todo-continuation benchmarks (${runs} runs each, warm-up first; node ${process.version})`);
 
-  for (const count of [10, 50, 500]) {
-    say(`decide() and summarize() at ${count} todos...`);
-    const iterations = count === 500 ? 5_000 : 20_000;
-    micro(
-      `decide.${count}`,
-      times(runs, () => benchDecide(count, iterations)),
-      count === 50 ? atMost(5) : undefined,
-    );
-    micro(
-      `summarize.${count}`,
-      times(runs, () => benchSummarize(count, Math.floor(iterations / 4))),
-    );
+  if (only.has("decision")) {
+    for (const count of [50, 500]) {
+      say(`a whole decision (summarize + decide on a fresh read) at ${count} todos...`);
+      const iterations = count === 500 ? 5_000 : 20_000;
+      micro(
+        `decision.${count}`,
+        times(runs, () => benchWholeDecision(count, iterations)),
+        atMost(count === 50 ? 6 : 50),
+      );
+      micro(
+        `summarize.${count}`,
+        times(runs, () => benchSummarize(count, iterations)),
+      );
+      micro(
+        `decide.${count}`,
+        times(runs, () => benchDecide(count, iterations)),
+        count === 50 ? atMost(5) : undefined,
+      );
+    }
   }
 
+  if (only.has("pi")) {
+    for (const count of [50, 500]) {
+      say(`pi todo_write (done + start) at ${count} tasks...`);
+      micro(
+        `pi.tool_call.${count}`,
+        times(runs, () => benchPiToolCall(count, count === 500 ? 1_000 : 5_000)),
+        atMost(count === 50 ? 40 : 400),
+      );
+    }
+  }
+
+  if (only.has("nudge")) await nudgeRows(runs);
+  if (only.has("filestore")) await fileStoreRows(runs);
+  if (only.has("memory")) await memoryRows();
+  if (only.has("idle")) await idleRows();
+  if (only.has("hook")) await hookRows(runs);
+  if (only.has("postgres")) await postgresRows();
+  if (only.has("ui")) await uiRows(runs);
+  report();
+}
+
+async function nudgeRows(runs: number): Promise<void> {
   say("nudge rendering...");
   const list = benchList(10);
   const preset = PRESETS.default;
@@ -140,7 +212,9 @@ async function main(): Promise<void> {
       return out.slice(200);
     }),
   );
+}
 
+async function fileStoreRows(runs: number): Promise<void> {
   say("file store update vs raw temp+fsync+rename...");
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
   try {
@@ -177,7 +251,9 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
 
+async function memoryRows(): Promise<void> {
   say("idle enforcer memory at 10,000 sessions...");
   const perSession = await enforcerBytesPerSession(10_000);
   const limitPerSession = (20 * 1024 * 1024) / 10_000;
@@ -188,6 +264,78 @@ async function main(): Promise<void> {
     target: `<= ${Math.floor(limitPerSession)} (20 MB / 10,000)`,
     ok: perSession <= limitPerSession,
   });
+}
+
+async function uiRows(runs: number): Promise<void> {
+  say("dashboard overview of 5,000 scopes...");
+  const dashboard = await benchDashboard(5_000, runs);
+  add({
+    name: "ui.load.5000_ms",
+    value: Math.round(dashboard.loadMs),
+    unit: "ms",
+    target: null,
+    ok: null,
+  });
+  const overviewMedian = median(dashboard.overviewMs);
+  add({
+    name: "ui.overview.5000_ms",
+    value: round(overviewMedian),
+    unit: "ms",
+    target: "<= 1000",
+    ok: Math.max(...dashboard.overviewMs) <= 1000,
+  });
+  const liveMedian = median(dashboard.liveUpdateMs);
+  add({
+    name: "ui.live_update.5000_ms",
+    value: round(liveMedian),
+    unit: "ms",
+    target: "<= 1000",
+    ok: Math.max(...dashboard.liveUpdateMs) <= 1000,
+  });
+}
+
+async function idleRows(): Promise<void> {
+  say("idle to nudge through the enforcer (file store, no debounce or countdown)...");
+  const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
+  try {
+    const samples = await benchIdleToNudge({ iterations: quick ? 30 : 100, dir });
+    add({
+      name: "enforcer.idle_to_nudge.p50_ms",
+      value: round(percentile(samples, 50)),
+      unit: "ms",
+      target: null,
+      ok: null,
+      p99: round(percentile(samples, 99)),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function hookRows(runs: number): Promise<void> {
+  say("Claude Code hook process vs a bare node start...");
+  const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
+  try {
+    const { hook, bare } = await benchHookProcess({ iterations: quick ? 8 : 25, dir });
+    for (const [name, samples] of [
+      ["hook.claude_code.p50_ms", hook],
+      ["hook.bare_node.p50_ms", bare],
+    ] as const) {
+      add({
+        name,
+        value: round(percentile(samples, 50)),
+        unit: "ms",
+        target: null,
+        ok: null,
+        p99: round(percentile(samples, 99)),
+      });
+    }
+    const ratio = percentile(hook, 50) / percentile(bare, 50);
+    const goal = atMost(1.6);
+    add({ name: "hook.claude_code.ratio", value: round(ratio), unit: "x", ...result(goal, ratio) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
   const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 10));
@@ -209,51 +357,76 @@ async function main(): Promise<void> {
     target: "<= 1.1",
     ok: hookRatio <= 1.1,
   });
+}
 
+async function postgresRows(): Promise<void> {
   const url =
     process.env.TODO_CONTINUATION_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const reachable = await canConnect(url);
-  for (const workers of [1, 8]) {
-    const name = `postgres.decisions_per_s.${workers}`;
-    const goal = workers === 8 ? atLeast(2000) : undefined;
-    if (reachable !== true) {
+  const names = [
+    "postgres.decisions_per_s.1",
+    "postgres.decisions_per_s.8",
+    "postgres.raw_cas_per_s.8",
+    "postgres.decisions_per_s.8.ratio_to_raw",
+  ];
+  if (reachable !== true) {
+    for (const name of names) {
       say(`SKIPPED ${name}: no PostgreSQL at ${redact(url)} (${reachable})`);
-      add({
-        name,
-        value: null,
-        unit: "decisions/s",
-        target: goal?.target ?? null,
-        ok: null,
-        skipped: String(reachable),
-      });
-      continue;
+      const target = name.endsWith("ratio_to_raw") ? ">= 0.5" : null;
+      add({ name, value: null, unit: "", target, ok: null, skipped: String(reachable) });
     }
-    say(`PostgreSQL atomic decisions with ${workers} worker(s)...`);
-    const results: number[] = [];
-    for (let r = 0; r < (quick ? 1 : 2); r++) {
-      const result = await benchPostgres({
-        connectionString: url,
-        workers,
-        durationMs: quick ? 1_500 : 3_000,
-      });
-      if (result.loggedDecisions !== result.decisions) {
-        throw new Error(
-          `${name}: ${result.decisions} decisions but ${result.loggedDecisions} log entries`,
-        );
-      }
-      results.push(result.decisionsPerSecond);
-    }
-    const value = Math.round(results.reduce((a, b) => a + b, 0) / results.length);
-    add({
-      name,
-      value,
-      unit: "decisions/s",
-      target: goal?.target ?? null,
-      ok: goal ? goal.check(value) : null,
-      spread: round((Math.max(...results) - Math.min(...results)) / value),
-    });
+    return;
   }
+  const durationMs = quick ? 1_500 : 3_000;
+  const rounds = quick ? 1 : 2;
+  const rate = async (workers: number, mode: "store" | "raw") => {
+    const result = await benchPostgres({ connectionString: url, workers, durationMs, mode });
+    if (result.loggedDecisions !== result.decisions) {
+      throw new Error(
+        `postgres ${mode}: ${result.decisions} decisions but ${result.loggedDecisions} recorded`,
+      );
+    }
+    return result.decisionsPerSecond;
+  };
+  say("PostgreSQL atomic decisions with 1 worker...");
+  const single: number[] = [];
+  for (let r = 0; r < rounds; r++) single.push(await rate(1, "store"));
+  addRate("postgres.decisions_per_s.1", single);
+  say("PostgreSQL: 8 workers, the store and the raw compare-and-set baseline in turn...");
+  const ours: number[] = [];
+  const raw: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    ours.push(await rate(8, "store"));
+    raw.push(await rate(8, "raw"));
+  }
+  addRate("postgres.decisions_per_s.8", ours);
+  addRate("postgres.raw_cas_per_s.8", raw);
+  const ratio = mean(ours) / mean(raw);
+  add({
+    name: "postgres.decisions_per_s.8.ratio_to_raw",
+    value: round(ratio),
+    unit: "x",
+    ...result(atLeast(0.5), ratio),
+  });
+}
 
+function mean(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function addRate(name: string, results: readonly number[]): void {
+  const value = Math.round(mean(results));
+  add({
+    name,
+    value,
+    unit: "decisions/s",
+    target: null,
+    ok: null,
+    spread: round((Math.max(...results) - Math.min(...results)) / value),
+  });
+}
+
+function report(): void {
   if (json) {
     process.stdout.write(
       `${JSON.stringify(
@@ -262,6 +435,8 @@ async function main(): Promise<void> {
         2,
       )}\n`,
     );
+  } else if (markdown) {
+    printMarkdown();
   } else {
     printTable();
   }
@@ -289,9 +464,8 @@ async function canConnect(url: string): Promise<true | string> {
   }
 }
 
-function printTable(): void {
-  const header = ["benchmark", "median", "unit", "p99", "spread", "target", "ok"];
-  const body = rows.map((r) => [
+function tableCells(): string[][] {
+  return rows.map((r) => [
     r.name,
     r.value === null ? "skipped" : String(r.value),
     r.unit,
@@ -300,6 +474,21 @@ function printTable(): void {
     r.target ?? "",
     r.ok === null ? "" : r.ok ? "yes" : "NO",
   ]);
+}
+
+const HEADER = ["benchmark", "median", "unit", "p99", "spread", "target", "ok"];
+
+/** The rows as a Markdown table, ready to paste into the README. */
+function printMarkdown(): void {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  process.stdout.write(
+    `${[line(HEADER), line(HEADER.map(() => "---")), ...tableCells().map(line)].join("\n")}\n`,
+  );
+}
+
+function printTable(): void {
+  const header = HEADER;
+  const body = tableCells();
   const widths = header.map((h, i) =>
     Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)),
   );

@@ -12,6 +12,7 @@ import { migrateCommand } from "./commands/migrate.js";
 import { showCommand } from "./commands/show.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { resumeCommand, stopCommand } from "./commands/stop.js";
+import { uiCommand } from "./commands/ui.js";
 import { whyCommand } from "./commands/why.js";
 
 /** Every command, in the order `help` lists them. `help` itself is handled by the dispatcher. */
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   stopCommand,
   resumeCommand,
   clearCommand,
+  uiCommand,
   snapshotCommand,
   hookCommand,
   installCommandSpec,

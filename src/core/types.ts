@@ -51,7 +51,7 @@ export interface TodoList {
   nextId: number;
 }
 
-/** Counts and the canonical fingerprint of a list, computed once per list revision. */
+/** Counts and the canonical fingerprint of a list (`summarize`), computed once per decision. */
 export interface TodoSummary {
   total: number;
   /** pending + in_progress: the only items that drive continuation. */
@@ -61,7 +61,7 @@ export interface TodoSummary {
   cancelled: number;
   /** Not completed and not cancelled (actionable + blocked). */
   incomplete: number;
-  /** SHA-256 (hex) of the canonical incomplete set; see `fingerprintIncomplete`. */
+  /** 64-bit hash (16 hex characters) of the canonical incomplete set; see `fingerprintIncomplete`. */
   fingerprint: string;
 }
 

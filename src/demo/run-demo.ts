@@ -9,7 +9,13 @@ import { ContinuationRuntime } from "../runtime/runtime.js";
 import { createFileStore } from "../store/file/index.js";
 import { DemoClock, SimulatedAgent } from "./agent.js";
 import { SCENARIOS } from "./scenarios.js";
-import { type DemoReport, exploreCommands, type ScenarioReport, summaryLines } from "./summary.js";
+import {
+  type DemoReport,
+  dashboardCommand,
+  exploreCommands,
+  type ScenarioReport,
+  summaryLines,
+} from "./summary.js";
 import { Transcript } from "./transcript.js";
 
 /** The host name the demo's scopes are filed under: `demo session finisher`, ... */
@@ -112,6 +118,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   for (const line of summaryLines(reports)) transcript.raw(line);
   transcript.heading("The store is left in place. Explore it:");
   for (const command of explore) transcript.raw(`  ${command}`);
+  const dashboard = dashboardCommand(options.program, dir);
+  transcript.heading("Watch every scope live in the dashboard:");
+  transcript.raw(`  ${dashboard}`);
   return {
     simulated: true,
     dir,
@@ -120,5 +129,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     failed: reports.length - passed,
     scenarios: reports,
     explore,
+    dashboard,
   };
 }

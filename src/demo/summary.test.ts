@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  dashboardCommand,
   exploreCommands,
   invocation,
   type ScenarioReport,
@@ -50,5 +51,8 @@ describe("shellWord and exploreCommands", () => {
     const commands = exploreCommands("todo-continuation", "/tmp/d");
     expect(commands[0]).toBe("todo-continuation --dir /tmp/d list");
     expect(commands.every((c) => c.includes("--dir /tmp/d"))).toBe(true);
+    expect(dashboardCommand("todo-continuation", "/tmp/my d")).toBe(
+      "todo-continuation --dir '/tmp/my d' ui --open",
+    );
   });
 });

@@ -21,6 +21,8 @@ export interface DemoReport {
   scenarios: ScenarioReport[];
   /** Commands to explore what the demo left behind. */
   explore: string[];
+  /** The one command that opens the dashboard on the demo's store. */
+  dashboard: string;
 }
 
 /** One machine-checkable line per scenario: `PASS <name>: <what happened>`. */
@@ -59,4 +61,9 @@ export function exploreCommands(program: string, dir: string): string[] {
     `${base} show restart`,
     `${base} why blocked`,
   ];
+}
+
+/** The command that serves the dashboard on the demo's store and opens it in a browser. */
+export function dashboardCommand(program: string, dir: string): string {
+  return `${program} --dir ${shellWord(dir)} ui --open`;
 }

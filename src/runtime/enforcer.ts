@@ -271,8 +271,9 @@ export class IdleEnforcer {
       }
       if (stale()) return;
       const countdownMs = this.#o.countdownMs ?? 0;
+      let preview: Awaited<ReturnType<ContinuationRuntime["explain"]>> | undefined;
       if (countdownMs > 0 && !signals.recovering) {
-        const preview = await this.#o.runtime.explain(scope, signals);
+        preview = await this.#o.runtime.explain(scope, signals);
         if (stale()) return;
         // A retry after a provider error waits out its own backoff instead.
         if (preview.decision.action === "inject" && preview.decision.retry !== true) {
@@ -287,6 +288,7 @@ export class IdleEnforcer {
       const result = await this.#o.runtime.runIdle(scope, {
         signals,
         trigger: "idle",
+        ...(preview ? { preview } : {}),
         deliver: async (nudge) => {
           if (stale()) throw new CancelledDelivery();
           // A retry after a provider error waits out its backoff; user activity cancels it.

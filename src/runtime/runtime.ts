@@ -14,7 +14,7 @@ import {
 import { estimateTokens, renderNudge } from "../core/nudge/index.js";
 import { emptyList } from "../core/todo/model.js";
 import { parseTodoList } from "../core/todo/parse.js";
-import { summarize } from "../core/todo/summary.js";
+import { sameSummaryInput, summarize } from "../core/todo/summary.js";
 import type {
   ContinuationState,
   Decision,
@@ -96,6 +96,12 @@ export interface RunIdleOptions {
   signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
   /** What caused this decision, for the log ("idle", "stop-hook", "wake", ...). */
   trigger?: string;
+  /**
+   * An earlier `explain` of this decision (a countdown's preview): its summary
+   * is reused when the stored list still has the same items, so one idle
+   * summarizes its list once. Any difference summarizes afresh.
+   */
+  preview?: { todos: TodoList; summary: TodoSummary };
 }
 
 /**
@@ -194,10 +200,15 @@ export class ContinuationRuntime {
     const next = Array.isArray(todos) ? { ...emptyList(), todos } : todos;
     // Through the parser: a host's malformed entry is dropped, never trusted.
     const list = parseTodoList(next);
-    await this.store.transact(scope, (snap) => ({
-      todos: { ...list, nextId: Math.max(list.nextId, snap.todos.nextId) },
-      result: undefined,
-    }));
+    const text = JSON.stringify([list.todos, list.phases]);
+    await this.store.transact(scope, (snap) => {
+      const nextId = Math.max(list.nextId, snap.todos.nextId);
+      // Hosts resend their whole list on every idle; the same list is not written again.
+      const same =
+        nextId === snap.todos.nextId &&
+        text === JSON.stringify([snap.todos.todos, snap.todos.phases]);
+      return same ? { result: undefined } : { todos: { ...list, nextId }, result: undefined };
+    });
   }
 
   /**
@@ -253,8 +264,16 @@ export class ContinuationRuntime {
     };
   }
 
-  #decide(snap: ScopeSnapshot, signals: HostSignals, now: number) {
-    const summary = summarize(snap.todos);
+  #decide(
+    snap: ScopeSnapshot,
+    signals: HostSignals,
+    now: number,
+    preview?: { todos: TodoList; summary: TodoSummary },
+  ) {
+    const summary =
+      preview !== undefined && sameSummaryInput(preview.todos, snap.todos)
+        ? preview.summary
+        : summarize(snap.todos);
     const decision = decide({ state: snap.state, summary, signals, limits: this.limits, now });
     const nudge =
       decision.action !== "inject"
@@ -278,13 +297,17 @@ export class ContinuationRuntime {
     return this.#decide(snapshot, signals, now);
   }
 
-  /** Dry run: what the engine would decide now. Writes nothing (the one-shot kick is not consumed). */
+  /**
+   * Dry run: what the engine would decide now. Writes nothing (the one-shot
+   * kick is not consumed). `todos` is the list it decided on; pass the result
+   * as `runIdle`'s `preview` to spare a second summary.
+   */
   async explain(
     scope: Scope,
     signals: HostSignals = {},
-  ): Promise<{ decision: Decision; summary: TodoSummary; nudge: Nudge | null }> {
+  ): Promise<{ decision: Decision; summary: TodoSummary; nudge: Nudge | null; todos: TodoList }> {
     const snap = await this.store.read(scope);
-    return this.#decide(snap, signals, this.#now());
+    return { ...this.#decide(snap, signals, this.#now()), todos: snap.todos };
   }
 
   /**
@@ -299,7 +322,7 @@ export class ContinuationRuntime {
     const trigger = options.trigger ?? "idle";
     const now = this.#now();
     const { decision, nudge, entry } = await this.store.transact(scope, (snap) => {
-      const made = this.#decide(snap, signals, now);
+      const made = this.#decide(snap, signals, now, options.preview);
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       return { state: made.decision.state, log: [entry], result: { ...made, entry } };
     });

@@ -1,6 +1,5 @@
-import { pushReminder } from "../../core/engine/transitions.js";
+import { clearList } from "../../runtime/list-edit.js";
 import type { CommandSpec } from "../command.js";
-import { CLEAR_REMINDER } from "../edit/changes.js";
 
 export const clearCommand: CommandSpec = {
   name: "clear",
@@ -16,18 +15,7 @@ export const clearCommand: CommandSpec = {
     const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
     const store = await ctx.store();
     const now = (await ctx.runtime()).now();
-    const removed = await store.transact(scope, (snap) => {
-      const count = snap.todos.todos.length;
-      if (count === 0 && snap.todos.phases.length === 0) return { result: 0 };
-      return {
-        todos: { todos: [], phases: [], nextId: snap.todos.nextId },
-        state:
-          count === 0
-            ? snap.state
-            : pushReminder(snap.state, { kind: "user-edit", text: CLEAR_REMINDER, at: now }),
-        result: count,
-      };
-    });
+    const removed = await clearList(store, scope, now);
     if (ctx.global.json) ctx.json({ key: scope.key, label, removed });
     else if (removed === 0) ctx.out(`${label} was already empty.`);
     else ctx.out(`Cleared ${label}: removed ${removed === 1 ? "1 item" : `${removed} items`}.`);

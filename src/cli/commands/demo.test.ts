@@ -44,6 +44,10 @@ describe("demo", () => {
     expect(summary).toContain("5/5 scenarios passed");
     expect(summary).not.toMatch(/^FAIL/m);
     expect(run.stdout).toContain(`--dir ${dir} why stuck`);
+    // The last line is the one command that opens the dashboard on this store.
+    expect(run.stdout.trimEnd().split("\n").at(-1)?.trim()).toMatch(
+      new RegExp(`--dir ${dir} ui --open$`),
+    );
     // The first nudge carries the live list.
     expect(run.stdout).toMatch(/\| {3}\[2\] Enforce the password rules/);
   });

@@ -1,13 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import { NO_PHASE_LINE } from "../../core/dialects/markdown/format.js";
-import { parseMarkdown, renderMarkdown } from "../../core/dialects/markdown/index.js";
-import { pushReminder } from "../../core/engine/transitions.js";
-import type { TodoList } from "../../core/types.js";
+import { renderMarkdown } from "../../core/dialects/markdown/index.js";
+import { applyListEdit } from "../../runtime/list-edit.js";
 import type { CommandSpec } from "../command.js";
-import { editReminder } from "../edit/changes.js";
 import { editorCommand, runEditor } from "../edit/editor.js";
 import { CliError } from "../errors.js";
 
@@ -19,8 +16,6 @@ export function editHeader(label: string, key: string): string[] {
     '<!-- "## Name" starts a phase; "  > text" under an item adds a note; comments like these are ignored. -->',
   ];
 }
-
-type Outcome = { kind: "saved"; revision: number } | { kind: "conflict"; revision: number };
 
 export const editCommand: CommandSpec = {
   name: "edit",
@@ -53,41 +48,26 @@ export const editCommand: CommandSpec = {
     await writeFile(file, `${editHeader(label, scope.key).join("\n")}\n\n${original}`, "utf8");
     runEditor(editor, file, ctx.io.env);
     const edited = await readFile(file, "utf8");
-    const parsed = parseMarkdown(edited);
-    if (!parsed.ok) {
+    const outcome = await applyListEdit(store, scope, before, edited, runtime.now());
+    if (outcome.kind === "invalid") {
       keep = true;
-      const text = edited.split(/\r?\n/)[parsed.line - 1] ?? "";
-      throw new CliError(`invalid edit, line ${parsed.line}: ${parsed.message}`, [
-        `  ${parsed.line} | ${text}`,
+      throw new CliError(`invalid edit, line ${outcome.line}: ${outcome.message}`, [
+        `  ${outcome.line} | ${outcome.lineText}`,
         "Nothing was changed. Your edit is kept at:",
         `  ${file}`,
       ]);
     }
-    const after: TodoList = parsed.list;
-    if (isDeepStrictEqual(after, before.todos)) {
+    if (outcome.kind === "unchanged") {
       if (ctx.global.json) ctx.json({ key: scope.key, label, changed: false });
       else ctx.out(`No changes to ${label}.`);
       return 0;
     }
-    if (after.todos.length === 0 && before.todos.todos.length > 0) {
+    if (outcome.kind === "empties") {
       keep = true;
       throw new CliError("the edit removes every item; nothing was changed", [
         `To empty the list on purpose, run: todo-continuation clear ${scope.key}`,
       ]);
     }
-    const reminder = editReminder(before.todos, after);
-    const now = runtime.now();
-    const outcome = await store.transact<Outcome>(scope, (snap) => {
-      if (snap.todosRevision !== before.todosRevision) {
-        return { result: { kind: "conflict", revision: snap.todosRevision } };
-      }
-      const todos: TodoList = { ...after, nextId: Math.max(after.nextId, snap.todos.nextId) };
-      return {
-        todos,
-        state: pushReminder(snap.state, { kind: "user-edit", text: reminder, at: now }),
-        result: { kind: "saved", revision: snap.todosRevision + 1 },
-      };
-    });
     if (outcome.kind === "conflict") {
       keep = true;
       throw new CliError("the list changed while you were editing it; nothing was saved", [
@@ -96,6 +76,7 @@ export const editCommand: CommandSpec = {
         "Run edit again and copy your changes over.",
       ]);
     }
+    const { reminder } = outcome;
     if (ctx.global.json) {
       ctx.json({ key: scope.key, label, changed: true, revision: outcome.revision, reminder });
     } else {

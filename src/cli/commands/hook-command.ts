@@ -1,4 +1,5 @@
 import { quoteInput } from "../../core/quote.js";
+import { HOOK_RUNNERS, loadHookRunner } from "../../hosts/hooks.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import type { GlobalOptions } from "../global-options.js";
@@ -41,25 +42,14 @@ export const hookCommand: CommandSpec = {
   examples: ["hook claude-code < stop-event.json"],
   async run(ctx) {
     const [host, ...rest] = ctx.positionals;
-    if (host === "codex") {
-      const { runCodexHook } = await import("../../hosts/codex/hook.js");
-      return runCodexHook(
-        [...rest, ...forwardGlobals(ctx.global, ["dir", "databaseUrl", "schema", "preset"])],
-        ctx.io,
-      );
-    }
-    if (host === "gemini") {
-      const { runGeminiHook } = await import("../../hosts/gemini/hook.js");
-      return runGeminiHook(
-        [...rest, ...forwardGlobals(ctx.global, ["dir", "databaseUrl", "schema", "preset"])],
-        ctx.io,
-      );
-    }
-    if (host !== "claude-code") {
+    // The hook itself is host code; the command only forwards to it.
+    const run = await loadHookRunner(host);
+    if (run === null) {
+      const hosts = Object.keys(HOOK_RUNNERS).join(", ");
       throw new UsageError(
         host === undefined
           ? "hook: name the host, as in `hook claude-code`"
-          : `hook: unknown host ${quoteInput(host)}; hosts with hooks: claude-code, codex, gemini`,
+          : `hook: unknown host ${quoteInput(host)}; the hosts with hooks are: ${hosts}`,
         "hook",
       );
     }
@@ -67,7 +57,6 @@ export const hookCommand: CommandSpec = {
       ...rest,
       ...forwardGlobals(ctx.global, ["dir", "databaseUrl", "schema", "preset"]),
     ];
-    const { runClaudeCodeHook } = await import("./hook.js");
-    return runClaudeCodeHook(argv, ctx.io);
+    return run(argv, ctx.io);
   },
 };

@@ -38,22 +38,53 @@ export function fromPhaseTree(groups: readonly PhaseGroup[], nextId: number): To
 }
 
 /**
+ * The list in phase/task order (what `fromPhaseTree(phaseTree(list))` gives).
+ * A list already in that order comes back as the very same object, after one
+ * pass and no copy; otherwise a new list sharing the todo objects.
+ */
+export function groupByPhase(list: TodoList): TodoList {
+  const phases = orderedPhases(list);
+  if (isGrouped(list, phases)) return list;
+  return fromPhaseTree(phaseTree(list), list.nextId);
+}
+
+/** Loose tasks first, then each phase's tasks in `phases` order, and every phase declared. */
+function isGrouped(list: TodoList, phases: readonly string[]): boolean {
+  if (phases.length !== list.phases.length) return false;
+  const rank = new Map<string, number>();
+  for (let i = 0; i < phases.length; i++) rank.set(phases[i] as string, i);
+  if (rank.size !== phases.length) return false;
+  let current = -1;
+  for (const todo of list.todos) {
+    const at = todo.phase === undefined ? -1 : (rank.get(todo.phase) as number);
+    if (at < current) return false;
+    current = at;
+  }
+  return true;
+}
+
+/**
  * The single-active-task rule (seed 004), applied in phase/task order: of
  * several in_progress tasks only the first stays, the rest go back to pending;
  * with none, the first pending task is started. Blocked tasks are never
- * started by this rule. Returns a new list; the input is not touched.
+ * started by this rule. Returns a new list sharing the unchanged todo objects;
+ * the input is not touched.
  */
 export function normalizeActive(list: TodoList): TodoList {
-  const ordered = fromPhaseTree(phaseTree(structuredClone(list)), list.nextId);
+  const grouped = groupByPhase(list);
+  const todos = grouped === list ? [...list.todos] : grouped.todos;
+  const restatus = (index: number, status: Todo["status"]) => {
+    todos[index] = { ...(todos[index] as Todo), status };
+  };
   let active = false;
-  for (const todo of ordered.todos) {
-    if (todo.status !== "in_progress") continue;
-    if (active) todo.status = "pending";
+  for (let i = 0; i < todos.length; i++) {
+    if ((todos[i] as Todo).status !== "in_progress") continue;
+    if (active) restatus(i, "pending");
     active = true;
   }
   if (!active) {
-    const first = ordered.todos.find((t) => t.status === "pending");
-    if (first) first.status = "in_progress";
+    const first = todos.findIndex((t) => t.status === "pending");
+    if (first >= 0) restatus(first, "in_progress");
   }
-  return ordered;
+  return { todos, phases: [...grouped.phases], nextId: list.nextId };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { TodoList, TodoTool } from "../types.js";
 import { formatIssues } from "./issues.js";
-import { phaseTree } from "./phases.js";
+import { type PhaseGroup, phaseTree } from "./phases.js";
 import { applyPiOps, PiWriteInput } from "./pi-ops.js";
 import { formatPiSummary } from "./pi-summary.js";
 import { defineTool, type Handled, refuse } from "./tool.js";
@@ -12,15 +12,41 @@ import { defineTool, type Handled, refuse } from "./tool.js";
  */
 const Envelope = z.strictObject({ ops: z.array(z.unknown()).min(1) });
 
+/** `{ ops: [...] }` and nothing else: the envelope's shape, checked without running the schema. */
+function plainOps(input: unknown): unknown[] | null {
+  if (typeof input !== "object" || input === null) return null;
+  const proto = Object.getPrototypeOf(input);
+  if (proto !== Object.prototype && proto !== null) return null;
+  const keys = Object.keys(input);
+  const ops = (input as { ops?: unknown }).ops;
+  if (keys.length !== 1 || keys[0] !== "ops" || !Array.isArray(ops) || ops.length === 0)
+    return null;
+  return ops;
+}
+
+/** The phase tree for hosts and UIs: its own objects, so nothing in it aliases the list. */
+function detailPhases(list: TodoList): PhaseGroup[] {
+  return phaseTree(list).map((group) => ({
+    name: group.name,
+    tasks: group.tasks.map((task) =>
+      task.notes === undefined ? { ...task } : { ...task, notes: [...task.notes] },
+    ),
+  }));
+}
+
 function write(list: TodoList, input: unknown): Handled {
-  const envelope = Envelope.safeParse(input, { reportInput: true });
-  if (!envelope.success) {
-    const message = formatIssues("todo_write", envelope.error.issues, PiWriteInput);
-    return refuse(list, message, { errors: [message] });
+  let ops = plainOps(input);
+  if (ops === null) {
+    const envelope = Envelope.safeParse(input, { reportInput: true });
+    if (!envelope.success) {
+      const message = formatIssues("todo_write", envelope.error.issues, PiWriteInput);
+      return refuse(list, message, { errors: [message] });
+    }
+    ops = envelope.data.ops;
   }
-  const batch = applyPiOps(list, envelope.data.ops);
+  const batch = applyPiOps(list, ops);
   const details = {
-    phases: structuredClone(phaseTree(batch.list)),
+    phases: detailPhases(batch.list),
     completedTasks: batch.completedTasks,
     errors: batch.errors,
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarize } from "../todo/summary.js";
-import { benchDecide, benchList, benchSummarize } from "./bench.js";
+import { benchDecide, benchList, benchSummarize, benchWholeDecision } from "./bench.js";
 
 describe("bench helpers", () => {
   it("benchDecide reports one non-negative timing per iteration", () => {
@@ -12,6 +12,12 @@ describe("bench helpers", () => {
   it("benchSummarize reports one non-negative timing per iteration", () => {
     const times = benchSummarize(10, 50);
     expect(times).toHaveLength(50);
+    for (const t of times) expect(Number.isFinite(t) && t >= 0).toBe(true);
+  });
+
+  it("benchWholeDecision times a decision on a fresh read per iteration", () => {
+    const times = benchWholeDecision(50, 100);
+    expect(times).toHaveLength(100);
     for (const t of times) expect(Number.isFinite(t) && t >= 0).toBe(true);
   });
 

@@ -1,3 +1,4 @@
+import { parseTodoList } from "../todo/parse.js";
 import { summarize } from "../todo/summary.js";
 import type { ContinuationState, DecisionInput, Limits, Todo, TodoList } from "../types.js";
 import { decide } from "./decide.js";
@@ -87,7 +88,7 @@ export function benchDecide(todoCount: number, iterations: number): number[] {
   return times;
 }
 
-/** Per-call microseconds of `summarize()` (counts + SHA-256 fingerprint) on a `todoCount`-item list. */
+/** Per-call microseconds of `summarize()` (counts + fingerprint) on a `todoCount`-item list. */
 export function benchSummarize(todoCount: number, iterations: number): number[] {
   const list = benchList(todoCount);
   const times: number[] = [];
@@ -100,5 +101,34 @@ export function benchSummarize(todoCount: number, iterations: number): number[] 
     if (i >= 0) times.push(micros);
   }
   if (sink < 0) throw new Error("unreachable");
+  return times;
+}
+
+/**
+ * Per-call microseconds of a whole decision, `summarize()` then `decide()`,
+ * on a list freshly read for every call: each iteration parses the stored
+ * JSON text again (untimed), as a store read does, so no object and no
+ * string is shared between calls and nothing can be cached on them.
+ */
+export function benchWholeDecision(todoCount: number, iterations: number): number[] {
+  const now = 1_700_000_000_000;
+  const limits: Limits = PRESETS.default.limits;
+  const state = benchState(now);
+  const stored = JSON.stringify(benchList(todoCount));
+  const times: number[] = [];
+  let injected = 0;
+  const warmup = Math.ceil(iterations / 10);
+  for (let i = -warmup; i < iterations; i++) {
+    const list = parseTodoList(JSON.parse(stored));
+    const start = process.hrtime.bigint();
+    const summary = summarize(list);
+    const decision = decide({ state, summary, signals: {}, limits, now });
+    const micros = elapsedMicros(start);
+    if (decision.action === "inject") injected++;
+    if (i >= 0) times.push(micros);
+  }
+  if (injected !== iterations + warmup) {
+    throw new Error("benchWholeDecision: the bench state must inject");
+  }
   return times;
 }

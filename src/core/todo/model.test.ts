@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TodoList } from "../types.js";
 import {
@@ -24,6 +25,19 @@ describe("todo model", () => {
 
   it("canonical text collapses whitespace", () => {
     expect(canonicalText("  a \t b\n")).toBe("a b");
+  });
+
+  it("canonical text equals collapsing every whitespace run and trimming, for any text", () => {
+    const spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u200a"];
+    const text = fc
+      .array(fc.oneof(fc.constantFrom(...spaces), fc.string({ maxLength: 4 })), { maxLength: 8 })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(canonicalText(s)).toBe(s.replace(/\s+/g, " ").trim());
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it("keeps declared phase order, empty phases included, then undeclared ones", () => {

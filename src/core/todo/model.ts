@@ -23,8 +23,13 @@ export function actionableTodos(list: TodoList): Todo[] {
   return list.todos.filter((t) => isActionable(t.status));
 }
 
+/** Whitespace other than a lone inner space: what canonicalization would change. */
+const NOT_CANONICAL = /[^\S ]| {2}|^ | $/;
+
 /** Collapses runs of whitespace and trims: the canonical text of an item. */
 export function canonicalText(text: string): string {
+  // Most texts are canonical already: a test is cheaper than a replace and a trim.
+  if (!NOT_CANONICAL.test(text)) return text;
   return text.replace(/\s+/g, " ").trim();
 }
 

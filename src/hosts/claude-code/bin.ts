@@ -1,21 +1,27 @@
 #!/usr/bin/env node
-import { runClaudeCodeHook } from "../../cli/commands/hook.js";
-import { runInstallCommand } from "../../cli/commands/install-claude-code.js";
-import { processIo } from "../../cli/io.js";
+import { processHookIo } from "../hook-process.js";
 
 /**
- * A stand-alone entry for the Claude Code integration, equivalent to the
- * matching `todo-continuation` commands:
+ * The stand-alone entry of the Claude Code integration, and the command its
+ * installer writes into Claude Code's settings:
  *   bin.js hook claude-code            (one hook event on stdin)
  *   bin.js install claude-code [...]   bin.js uninstall claude-code [...]
+ * A hook runs once per event, so this file loads only the hook's own modules;
+ * the installer (CLI code) is loaded only when asked for.
  */
 const [command, ...rest] = process.argv.slice(2);
-const io = processIo();
 if (command === "hook") {
-  process.exitCode = await runClaudeCodeHook(rest, io);
+  const { runClaudeCodeHook } = await import("./hook.js");
+  process.exitCode = await runClaudeCodeHook(rest, processHookIo());
 } else if (command === "install" || command === "uninstall") {
-  process.exitCode = await runInstallCommand(command, rest, io);
+  const [{ runInstallCommand }, { processIo }] = await Promise.all([
+    import("../../cli/commands/install-claude-code.js"),
+    import("../../cli/io.js"),
+  ]);
+  process.exitCode = await runInstallCommand(command, rest, processIo());
 } else {
-  io.stderr.write("usage: bin.js hook claude-code | install claude-code | uninstall claude-code\n");
+  process.stderr.write(
+    "usage: bin.js hook claude-code | install claude-code | uninstall claude-code\n",
+  );
   process.exitCode = 2;
 }

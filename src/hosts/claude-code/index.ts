@@ -4,7 +4,6 @@
  * of, for anyone wiring the hooks by hand.
  */
 
-export { runClaudeCodeHook } from "../../cli/commands/hook.js";
 export {
   type ClaudeCodeInstallOptions,
   type ClaudeCodeInstallResult,
@@ -29,6 +28,7 @@ export {
   handleHookEvent,
   runHook,
 } from "./handler.js";
+export { HOOK_USAGE, type HookArgs, parseHookArgs, runClaudeCodeHook } from "./hook.js";
 export {
   asksTheUser,
   hasBackgroundWork,

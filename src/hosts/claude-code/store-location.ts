@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { STORE_ROOT_ENV } from "../../store/root.js";
 
 /** The store folder inside a project, next to Claude Code's own project settings. */
@@ -35,26 +34,4 @@ export function hookStoreRoot(input: StoreRootInput): string {
   return join(projectDir(input.env, input.cwd), PROJECT_STORE_FOLDER);
 }
 
-/**
- * Makes a new store folder inside a project ignore itself: a `.gitignore`
- * of its own holding `*`, so `git status` stays clean in every repository a
- * user-level install runs in, without ever editing the repository's own
- * .gitignore. Returns false (and writes nothing) for a folder outside the
- * project or one that already has the file.
- */
-export async function ignoreStoreFolder(project: string, root: string): Promise<boolean> {
-  const rel = relative(resolve(project), resolve(root));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
-  await mkdir(root, { recursive: true });
-  try {
-    await writeFile(
-      join(root, ".gitignore"),
-      "# todo-continuation's store: lists and state of this machine's sessions\n*\n",
-      { flag: "wx" },
-    );
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
-}
+export { ignoreStoreFolder } from "../../store/file/self-ignore.js";

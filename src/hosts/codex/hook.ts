@@ -1,10 +1,8 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
-import { createFileStore, ensureGitignored } from "../../store/file/index.js";
 import { STORE_ROOT_ENV } from "../../store/root.js";
 import { readTranscriptTail } from "../claude-code/transcript.js";
+import { openHookStore, readHookInput } from "../hook-process.js";
 import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
@@ -16,13 +14,8 @@ import { codexProjectDir, codexStoreRoot } from "./store-location.js";
  * stop, is explained in one stderr line, and exits 0.
  */
 
-/** Hook input larger than this is refused (Codex sends a few kilobytes). */
-const MAX_INPUT_BYTES = 16 * 1024 * 1024;
-
 /** Enough of the rollout's end to hold its latest token count. */
 const ROLLOUT_TAIL_BYTES = 1024 * 1024;
-
-const DATABASE_URL_ENV = "TODO_CONTINUATION_DATABASE_URL";
 
 export const CODEX_HOOK_USAGE = `Usage: todo-continuation hook codex [options] < event.json
 
@@ -91,47 +84,6 @@ export function parseCodexHookArgs(argv: readonly string[]): CodexHookArgs {
   };
 }
 
-async function readInput(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw new Error(`hook input exceeds ${MAX_INPUT_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** The store the options name; a new per-project folder is added to the project's .gitignore. */
-async function openStore(
-  args: CodexHookArgs,
-  env: CodexHookIo["env"],
-  cwd: string,
-): Promise<Store> {
-  const fromEnv = env[DATABASE_URL_ENV];
-  const databaseUrl =
-    args.databaseUrl ??
-    (args.dir === undefined && fromEnv !== undefined && fromEnv.trim() !== ""
-      ? fromEnv
-      : undefined);
-  if (databaseUrl !== undefined) {
-    // Loaded only when asked for: the driver costs every hook call start-up time.
-    const { createPostgresStore } = await import("../../store/postgres/index.js");
-    return createPostgresStore({
-      connectionString: databaseUrl,
-      ...(args.schema !== undefined ? { schema: args.schema } : {}),
-    });
-  }
-  const root = codexStoreRoot({ dir: args.dir, env, cwd });
-  const defaulted = args.dir === undefined && !env[STORE_ROOT_ENV]?.trim();
-  const project = codexProjectDir(cwd);
-  if (defaulted && !existsSync(root) && existsSync(join(project, ".git"))) {
-    await ensureGitignored(project, root).catch(() => false);
-  }
-  return createFileStore({ root });
-}
-
 function write(io: CodexHookIo, response: CodexHookResponse): void {
   if (response.stdout !== "") io.stdout.write(`${response.stdout}\n`);
   for (const line of response.stderr) io.stderr.write(`${line}\n`);
@@ -153,9 +105,19 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
   let store: Store | null = null;
   let response: CodexHookResponse;
   try {
-    const event = parseCodexHookInput(await readInput(io.stdin));
+    const event = parseCodexHookInput(await readHookInput(io.stdin));
     if (!needsStore(event)) return 0;
-    store = await openStore(args, io.env, event.cwd ?? io.cwd);
+    const cwd = event.cwd ?? io.cwd;
+    // Only the default per-project folder ignores itself; a named one is the user's.
+    const defaulted = args.dir === undefined && !io.env[STORE_ROOT_ENV]?.trim();
+    store = await openHookStore({
+      dir: args.dir,
+      databaseUrl: args.databaseUrl,
+      schema: args.schema,
+      env: io.env,
+      root: codexStoreRoot({ dir: args.dir, env: io.env, cwd }),
+      ...(defaulted ? { project: codexProjectDir(cwd) } : {}),
+    });
     response = await handleCodexHookEvent(event, {
       store,
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),

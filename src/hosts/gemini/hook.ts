@@ -1,17 +1,10 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
-import { createFileStore } from "../../store/file/file-store.js";
-import { ensureGitignored } from "../../store/file/git.js";
-import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
+import { openHookStore, readHookInput } from "../hook-process.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
 import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { parseGeminiHookInput } from "./payload.js";
 import { geminiProjectDir, geminiStoreRoot } from "./store-location.js";
-
-/** Hook input larger than this is refused (Gemini CLI sends a few kilobytes). */
-const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 export const GEMINI_HOOK_USAGE = `Usage: todo-continuation hook gemini [options] < event.json
 
@@ -79,36 +72,6 @@ export function parseGeminiHookArgs(argv: readonly string[]): GeminiHookArgs {
   };
 }
 
-async function readInput(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw new Error(`hook input exceeds ${MAX_INPUT_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function openStore(args: GeminiHookArgs, io: GeminiHookIo, cwd: string): Promise<Store> {
-  const url = args.databaseUrl ?? (args.dir === undefined ? io.env[DATABASE_URL_ENV] : undefined);
-  if (url !== undefined && url.trim() !== "") {
-    // Loaded only when asked for: the driver costs every hook call start-up time.
-    const { createPostgresStore } = await import("../../store/postgres/index.js");
-    return createPostgresStore({
-      connectionString: url,
-      ...(args.schema !== undefined ? { schema: args.schema } : {}),
-    });
-  }
-  const root = geminiStoreRoot({ dir: args.dir, env: io.env, cwd });
-  const project = geminiProjectDir(io.env, cwd);
-  if (!existsSync(root) && existsSync(join(project, ".git"))) {
-    await ensureGitignored(project, root).catch(() => false);
-  }
-  return createFileStore({ root });
-}
-
 function write(io: GeminiHookIo, response: GeminiHookResponse): void {
   if (response.stdout !== "") io.stdout.write(`${response.stdout}\n`);
   for (const line of response.stderr) io.stderr.write(`${line}\n`);
@@ -142,7 +105,7 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
   let store: Store | null = null;
   let response: GeminiHookResponse;
   try {
-    const event = parseGeminiHookInput(await readInput(io.stdin));
+    const event = parseGeminiHookInput(await readHookInput(io.stdin));
     const children = fileChildRuns(io.env.TODO_CONTINUATION_GEMINI_CHILDREN ?? defaultChildRoot());
     const storeless = await handleStorelessEvent(event, children);
     if (storeless !== null) {
@@ -150,7 +113,15 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
       return 0;
     }
     if (event.kind === "other") return 0; // Answered above; this narrows the type.
-    store = await openStore(args, io, event.cwd ?? io.cwd);
+    const cwd = event.cwd ?? io.cwd;
+    store = await openHookStore({
+      dir: args.dir,
+      databaseUrl: args.databaseUrl,
+      schema: args.schema,
+      env: io.env,
+      root: geminiStoreRoot({ dir: args.dir, env: io.env, cwd }),
+      project: geminiProjectDir(io.env, cwd),
+    });
     response = await handleGeminiHookEvent(event, {
       store,
       children,

@@ -12,7 +12,10 @@ describe("parseOpenCodeOptions", () => {
     expect(settings.limits).toEqual(settings.preset.limits);
     expect(settings.nudgeStyle).toBe(settings.preset.nudgeStyle);
     expect(settings.countdownMs).toBe(0);
-    expect(settings.debounceMs).toBe(200);
+    // The plugin merges duplicate idles itself; a debounce would only delay the nudge.
+    expect(settings.debounceMs).toBe(0);
+    expect(parseOpenCodeOptions({ preset: "omo" }).debounceMs).toBe(0);
+    expect(parseOpenCodeOptions({ debounceMs: 150 }).debounceMs).toBe(150);
     expect(settings.skipAgents).toEqual(DEFAULT_SKIP_AGENTS);
     expect(settings.closeInstruction).toBe(OPENCODE_CLOSE_INSTRUCTION);
     expect(settings.storeDir).toBeUndefined();

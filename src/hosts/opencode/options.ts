@@ -26,7 +26,12 @@ export interface OpenCodePluginOptions {
   closeInstruction?: string;
   /** Delay before a nudge, shown as a toast and cancelled by user activity. Default: the preset's. */
   countdownMs?: number;
-  /** Idle events closer together than this merge. Default: the preset's. */
+  /**
+   * Wait this long after an idle before deciding, merging idles that come
+   * meanwhile. Default 0: the plugin already merges OpenCode's duplicate idle
+   * events (one decision per busy-to-idle cycle) and handles events in order,
+   * so waiting would only delay the nudge.
+   */
   debounceMs?: number;
   /** Agents never nudged. Default `DEFAULT_SKIP_AGENTS`; a list replaces it. */
   skipAgents?: string[];
@@ -167,7 +172,7 @@ export function parseOpenCodeOptions(raw: unknown): OpenCodeSettings {
     closeInstruction:
       optionalText("closeInstruction", options.closeInstruction) ?? OPENCODE_CLOSE_INSTRUCTION,
     countdownMs: delay("countdownMs", options.countdownMs, preset.countdownMs),
-    debounceMs: delay("debounceMs", options.debounceMs, preset.debounceMs),
+    debounceMs: delay("debounceMs", options.debounceMs, 0),
     skipAgents: agentList(options.skipAgents),
     storeDir: optionalText("storeDir", options.storeDir),
     toast: flag("toast", options.toast, true),

@@ -9,7 +9,19 @@ export interface WorkerStart {
   schema: string;
   scopes: number;
   lanes: number;
+  /**
+   * `store`: atomic decisions through the PostgreSQL store. `raw`: the
+   * baseline, one compare-and-set statement per decision on a bare table,
+   * over the same connections and lanes.
+   */
+  mode: "store" | "raw";
 }
+
+/** Connections each worker opens, in both modes. */
+export const WORKER_POOL_SIZE = 6;
+
+/** The baseline's table: one row per scope, a revision and the state document. */
+export const RAW_TABLE = "raw_cas";
 
 export interface WorkerReport {
   type: "done";

@@ -36,6 +36,26 @@ describe("benchPostgres", () => {
     expect(left).toEqual([]);
   });
 
+  it("runs the raw compare-and-set baseline with every decision applied once", async () => {
+    const schema = randomSchema("tc_bench_raw");
+    const result = await benchPostgres({
+      connectionString: TEST_DATABASE_URL,
+      workers: 2,
+      durationMs: 1_500,
+      scopes: 20,
+      lanes: 4,
+      schema,
+      mode: "raw",
+    });
+    expect(result.decisions).toBeGreaterThan(0);
+    // Each successful compare-and-set moves one row's revision by one.
+    expect(result.loggedDecisions).toBe(result.decisions);
+    const left = await sql("SELECT 1 FROM information_schema.schemata WHERE schema_name = $1", [
+      schema,
+    ]);
+    expect(left).toEqual([]);
+  });
+
   it("names an invalid option", async () => {
     await expect(
       benchPostgres({ connectionString: TEST_DATABASE_URL, workers: 0, durationMs: 10 }),

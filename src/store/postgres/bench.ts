@@ -7,6 +7,7 @@ import {
   benchList,
   benchScope,
   type ParentMessage,
+  RAW_TABLE,
   type WorkerMessage,
   type WorkerReport,
 } from "./bench-shared.js";
@@ -25,6 +26,11 @@ export interface PostgresBenchOptions {
   lanes?: number;
   /** A schema that does not exist yet, created and dropped by the run (default: a random name). */
   schema?: string;
+  /**
+   * `store` (default): decisions through the store. `raw`: the baseline, one
+   * compare-and-set statement per decision on a bare table (see the worker).
+   */
+  mode?: "store" | "raw";
 }
 
 export interface PostgresBenchResult {
@@ -53,6 +59,26 @@ async function seed(store: PostgresStore, scopes: number): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: 8 }, lane));
+}
+
+/** The baseline's table, one row per scope at revision 0. */
+async function seedRaw(connectionString: string, schema: string, scopes: number): Promise<void> {
+  const table = `${quoteIdentifier(schema)}.${RAW_TABLE}`;
+  await adminQuery(
+    connectionString,
+    `CREATE TABLE ${table} (key text PRIMARY KEY, rev integer NOT NULL, doc jsonb NOT NULL)`,
+  );
+  const keys = Array.from({ length: scopes }, (_, i) => benchScope(i).key);
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO ${table} (key, rev, doc) SELECT k, 0, '{}'::jsonb FROM unnest($1::text[]) AS k`,
+      [keys],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 /** Resolves when the worker has exited on its own, or after killing it if it has not in 10 s. */
@@ -112,6 +138,7 @@ export async function benchPostgres(options: PostgresBenchOptions): Promise<Post
   const durationMs = positive("durationMs", options.durationMs);
   const scopes = positive("scopes", options.scopes ?? 1_000);
   const lanes = positive("lanes", options.lanes ?? 32);
+  const mode = options.mode ?? "store";
   if (!existsSync(WORKER)) {
     throw new Error(`benchPostgres: worker script ${WORKER} is missing; run npm run build first`);
   }
@@ -134,7 +161,8 @@ export async function benchPostgres(options: PostgresBenchOptions): Promise<Post
   const children: ChildProcess[] = [];
   try {
     await store.ready();
-    await seed(store, scopes);
+    if (mode === "raw") await seedRaw(options.connectionString, schema, scopes);
+    else await seed(store, scopes);
     const started = await Promise.all(
       Array.from({ length: workers }, (_, index) =>
         startWorker(
@@ -145,6 +173,7 @@ export async function benchPostgres(options: PostgresBenchOptions): Promise<Post
             schema,
             scopes,
             lanes,
+            mode,
           },
           children,
         ),
@@ -155,10 +184,16 @@ export async function benchPostgres(options: PostgresBenchOptions): Promise<Post
     await Promise.all(children.map((child) => exited(child)));
     const decisions = reports.reduce((sum, r) => sum + r.decisions, 0);
     const elapsedMs = Math.max(...reports.map((r) => r.elapsedMs));
-    const [logged] = await adminQuery<{ logged: string }>(
-      options.connectionString,
-      `SELECT coalesce(sum(log_seq), 0)::text AS logged FROM ${quoteIdentifier(schema)}.scopes`,
-    );
+    const [logged] =
+      mode === "raw"
+        ? await adminQuery<{ logged: string }>(
+            options.connectionString,
+            `SELECT coalesce(sum(rev), 0)::text AS logged FROM ${quoteIdentifier(schema)}.${RAW_TABLE}`,
+          )
+        : await adminQuery<{ logged: string }>(
+            options.connectionString,
+            `SELECT coalesce(sum(log_seq), 0)::text AS logged FROM ${quoteIdentifier(schema)}.scopes`,
+          );
     return {
       decisionsPerSecond: Math.round((decisions * 1000) / elapsedMs),
       decisions,

@@ -43,7 +43,23 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (scope_key, seq)
       );`,
   },
+  {
+    version: 2,
+    name: "notify listeners of changed scopes",
+    // One NOTIFY per written row, on commit, so a dashboard can follow every process's writes.
+    sql: (s) => `
+      CREATE FUNCTION ${s}.notify_scope_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('${CHANGE_CHANNEL}', TG_TABLE_SCHEMA || ' ' || COALESCE(NEW.key, OLD.key));
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER scope_changed AFTER INSERT OR UPDATE OR DELETE ON ${s}.scopes
+        FOR EACH ROW EXECUTE FUNCTION ${s}.notify_scope_change();`,
+  },
 ];
+
+/** The NOTIFY channel every write of a scope row signals on; the payload is "<schema> <key>". */
+export const CHANGE_CHANNEL = "todo_continuation_changes";
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

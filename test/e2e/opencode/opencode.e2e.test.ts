@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -21,6 +22,16 @@ import {
   startOpenCode,
   waitFor,
 } from "./opencode-host.js";
+
+/** Median milliseconds of `node -e ""`: how loaded the machine is right now. */
+function bareNodeStartMs(): number {
+  const runs = Array.from({ length: 5 }, () => {
+    const start = performance.now();
+    spawnSync(process.execPath, ["-e", ""]);
+    return performance.now() - start;
+  }).sort((a, b) => a - b);
+  return runs[2] as number;
+}
 
 /** The heading of the default preset's nudge (inline-list style). */
 const NUDGE_HEADING = "Open todos remain";
@@ -149,6 +160,24 @@ describe("OpenCode plugin against the real OpenCode", () => {
       status: string;
     }[];
     expect(todos.map((t) => t.status)).toEqual(["completed", "completed"]);
+
+    // Idle to nudge: from the reply that ended the turn to the nudge's request, past the countdown.
+    const scripted = model.chatRequests({ scripted: true });
+    const latencies = nudges.map((nudge) => {
+      const ended = scripted[scripted.indexOf(nudge) - 1]?.finishedAt;
+      if (ended === undefined) throw new Error("the turn before a nudge has no finished reply");
+      return nudge.at - ended - COUNTDOWN_MS;
+    });
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const p50 = sorted[Math.floor((sorted.length - 1) / 2)] as number;
+    console.log(
+      `opencode idle -> nudge request beyond the ${COUNTDOWN_MS} ms countdown: ` +
+        `${latencies.join(", ")} ms (p50 ${p50} ms; target 60 ms on a quiet machine)`,
+    );
+    // A regression guard, loose on purpose: never before the countdown ends, and within a
+    // second, or 20 bare node starts when the machine is so loaded that those are slower.
+    expect(p50).toBeGreaterThanOrEqual(0);
+    expect(p50).toBeLessThan(Math.max(1_000, 20 * bareNodeStartMs()));
   });
 
   it("gives up at the budget when the agent makes no progress", async () => {

@@ -108,6 +108,8 @@ export interface ChatRequest extends RecordedRequest {
   body: ChatRequestBody;
   /** The reply the script produced for it. */
   reply: ScriptedReply;
+  /** Wall-clock time (ms) the reply's last byte was handed to the client; unset while it streams. */
+  finishedAt?: number;
 }
 
 /**
@@ -274,6 +276,9 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     const { reply, scripted } = chooseReply(request);
     request.reply = reply;
     chats.push({ request, scripted });
+    res.once("finish", () => {
+      request.finishedAt = Date.now();
+    });
     notify();
     // Something else happens while the model "thinks" (another writer, for race scenarios).
     if (reply.before) await reply.before();

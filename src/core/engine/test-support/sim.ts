@@ -51,7 +51,7 @@ export class Sim {
 
   readonly idPrefix: string;
 
-  /** The list's summary, computed once per list revision as a runtime does. */
+  /** The list's summary, computed once per list revision (a runtime computes it per decision: same result). */
   summary(): TodoSummary {
     let summary = SUMMARIES.get(this.list);
     if (summary === undefined) {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import { renderMarkdown } from "../../core/dialects/markdown/index.js";
-import { canonicalText } from "../../core/todo/model.js";
-import type { Todo, TodoList } from "../../core/types.js";
+import { renderMarkdown } from "../core/dialects/markdown/index.js";
+import { canonicalText } from "../core/todo/model.js";
+import type { Todo, TodoList } from "../core/types.js";
 
 /** Changes listed one by one in a reminder; the rest are counted. */
 export const MAX_REMINDER_CHANGES = 20;

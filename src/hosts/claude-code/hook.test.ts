@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../io.js";
+import type { HookIo } from "../hook-process.js";
 import { parseHookArgs, runClaudeCodeHook } from "./hook.js";
 
 const made: string[] = [];
@@ -22,7 +22,7 @@ const SESSION = "5f1b7c1e-0000-4000-8000-000000000001";
 function io(stdin: string, env: Record<string, string | undefined>, cwd: string) {
   let stdout = "";
   let stderr = "";
-  const value: CliIo = {
+  const value: HookIo = {
     stdout: {
       write: (t: string) => {
         stdout += t;
@@ -36,7 +36,6 @@ function io(stdin: string, env: Record<string, string | undefined>, cwd: string)
     stdin: Readable.from([Buffer.from(stdin)]),
     env,
     cwd,
-    argv1: undefined,
   };
   return { io: value, out: () => stdout, err: () => stderr };
 }
@@ -132,6 +131,6 @@ describe("parseHookArgs", () => {
       dir: "/d",
       nudgeAfterQuestions: true,
     });
-    expect(() => parseHookArgs(["opencode"])).toThrow(/the only host is claude-code/);
+    expect(() => parseHookArgs(["opencode"])).toThrow(/unexpected argument "opencode"/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TodoList } from "../../core/types.js";
-import { describeChanges, editReminder, MAX_REMINDER_LIST_CHARS } from "./changes.js";
+import type { TodoList } from "../core/types.js";
+import { describeChanges, editReminder, MAX_REMINDER_LIST_CHARS } from "./edit-reminder.js";
 
 function list(todos: TodoList["todos"], phases: string[] = []): TodoList {
   return { todos, phases, nextId: 1 };

@@ -1,0 +1,120 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The Claude Code hook process against a bare `node -e ""`, both started the
+ * same way (spawned with the event piped to stdin, waited for until exit), in
+ * alternation so both see the same machine load.
+ */
+
+export interface HookBenchResult {
+  /** Milliseconds per hook process, start to exit. */
+  hook: number[];
+  /** Milliseconds per bare `node -e ""`, start to exit. */
+  bare: number[];
+}
+
+/** The command Claude Code's settings run: the package's CLI with `hook claude-code`. */
+const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+
+function timeProcess(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr}`));
+      else if (stderr.includes("hook failed")) reject(new Error(stderr.trim()));
+      else resolve(ms);
+    });
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * A project with a session that has open todos and a transcript whose last
+ * turn ended cleanly: every Stop runs the whole decision (read, decide,
+ * write state and log) as in real use.
+ */
+function project(dir: string): { env: NodeJS.ProcessEnv; events: string[] } {
+  mkdirSync(join(dir, ".git"), { recursive: true });
+  const transcript = join(dir, "transcript.jsonl");
+  writeFileSync(
+    transcript,
+    `${JSON.stringify({
+      type: "assistant",
+      message: {
+        role: "assistant",
+        stop_reason: "end_turn",
+        content: [{ type: "text", text: "Done with the parser; tests next." }],
+        usage: { input_tokens: 1200, output_tokens: 300 },
+      },
+    })}\n`,
+  );
+  const base = { session_id: "bench-session", transcript_path: transcript, cwd: dir };
+  const todos = Array.from({ length: 8 }, (_, i) => ({
+    content: `Step ${i + 1}: update the module and its tests`,
+    status: i < 3 ? "completed" : i === 3 ? "in_progress" : "pending",
+    activeForm: `Working on step ${i + 1}`,
+  }));
+  const events = [
+    { ...base, hook_event_name: "UserPromptSubmit", prompt: "Work through the list." },
+    {
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: "TodoWrite",
+      tool_input: { todos },
+      tool_response: {},
+    },
+    { ...base, hook_event_name: "Stop", stop_hook_active: false },
+  ].map((e) => JSON.stringify(e));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CLAUDE_PROJECT_DIR: dir,
+    HOME: join(dir, "home"),
+  };
+  delete env.TODO_CONTINUATION_DIR;
+  delete env.TODO_CONTINUATION_DATABASE_URL;
+  return { env, events };
+}
+
+/**
+ * Runs `iterations` Stop hooks (each after a fresh prompt and todo write, so
+ * every Stop decides on a new turn) and as many bare node starts. Only the
+ * Stop processes are timed.
+ */
+export async function benchHookProcess(options: {
+  iterations: number;
+  dir: string;
+}): Promise<HookBenchResult> {
+  const root = mkdtempSync(join(options.dir, "hook-"));
+  try {
+    const { env, events } = project(root);
+    const [prompt, write, stop] = events as [string, string, string];
+    const hookArgs = [CLI, "hook", "claude-code"];
+    const bareArgs = ["-e", ""];
+    const hook: number[] = [];
+    const bare: number[] = [];
+    for (let i = -2; i < options.iterations; i++) {
+      await timeProcess(hookArgs, prompt, env);
+      await timeProcess(hookArgs, write, env);
+      const b = await timeProcess(bareArgs, stop, env);
+      const h = await timeProcess(hookArgs, stop, env);
+      // The first rounds warm the disk cache; they are not reported.
+      if (i >= 0) {
+        hook.push(h);
+        bare.push(b);
+      }
+    }
+    return { hook, bare };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

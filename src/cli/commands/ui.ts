@@ -1,0 +1,125 @@
+import { spawn } from "node:child_process";
+import type { Store } from "../../core/types.js";
+import type { CommandSpec } from "../command.js";
+import { UsageError } from "../errors.js";
+import { storeTarget } from "../global-options.js";
+import { storeDescription } from "../store.js";
+
+/** Loopback addresses: binding anything else exposes the dashboard to the network. */
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+function portOption(value: string | boolean | undefined): number {
+  if (value === undefined) return 0;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) > 65535) {
+    throw new UsageError(
+      `--port: expected a port number from 0 to 65535, got ${JSON.stringify(text)}`,
+    );
+  }
+  return Number(text);
+}
+
+/** Opens a URL in the desktop's browser; failing to is not an error (the URL is printed). */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", "", url]]
+        : ["xdg-open", [url]];
+  try {
+    const child = spawn(command, args as string[], { stdio: "ignore", detached: true });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // No browser launcher on this machine.
+  }
+}
+
+export const uiCommand: CommandSpec = {
+  name: "ui",
+  summary: "Serve a live dashboard of every scope and decision, and print its URL",
+  usage: ["ui [--port <n>] [--host <address>] [--open]"],
+  details: [
+    "Serves a local web page over the configured store (files or PostgreSQL): every scope with",
+    "its counts, state, budgets and last decision; each scope's list, decision timeline and `why`;",
+    "stop, resume, clear and edit with confirmation. Pages update live as any process writes.",
+    "The printed URL carries a random token that every request needs; cross-origin requests are",
+    "refused. Binds 127.0.0.1 unless --host says otherwise. `GET /metrics` serves Prometheus",
+    "metrics (pass the token as `?token=` or `Authorization: Bearer`). Runs until interrupted.",
+  ],
+  options: {
+    port: {
+      type: "string",
+      valueName: "n",
+      description: "Port to listen on (default: a free one).",
+    },
+    host: {
+      type: "string",
+      valueName: "address",
+      description: "Address to bind (default: 127.0.0.1).",
+    },
+    open: { type: "boolean", description: "Open the dashboard in the default browser." },
+  },
+  args: { min: 0, max: 0 },
+  examples: ["ui", "ui --port 8477 --open", "--database-url postgres://localhost/todo ui"],
+  async run(ctx) {
+    const port = portOption(ctx.values.port);
+    const host = typeof ctx.values.host === "string" ? ctx.values.host : "127.0.0.1";
+    if (host.trim() === "")
+      throw new UsageError("--host: expected an address, got an empty string");
+    const target = storeTarget(ctx.global, ctx.io.env);
+    const store = await ctx.store();
+    const runtime = await ctx.runtime();
+    const { startDashboard } = await import("../../ui/server.js");
+    const dashboard = await startDashboard({
+      runtime,
+      storeDescription: storeDescription(ctx.global, ctx.io.env),
+      host,
+      port,
+      follow: (onChange) => followStore(store, target, onChange),
+    });
+    ctx.onClose(() => dashboard.close());
+    if (ctx.global.json) ctx.json({ url: dashboard.url, port: dashboard.port });
+    else {
+      ctx.out(`Dashboard of ${storeDescription(ctx.global, ctx.io.env)}:`);
+      ctx.out(`  ${dashboard.url}`);
+      if (!LOOPBACK.has(host)) {
+        ctx.err(
+          `warning: listening on ${host}, reachable from other machines; the token is the only lock.`,
+        );
+      }
+      ctx.out(ctx.style.dim("Press Ctrl-C to stop."));
+    }
+    if (ctx.values.open === true) openInBrowser(dashboard.url);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        resolve();
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    return 0;
+  },
+};
+
+/** Follows writes from every process: a folder watch on files, LISTEN/NOTIFY on PostgreSQL. */
+async function followStore(
+  store: Store,
+  target: ReturnType<typeof storeTarget>,
+  onChange: (keys: string[] | "all") => void,
+): Promise<() => Promise<void>> {
+  if (target.kind === "postgres") {
+    const { listenForChanges } = await import("../../store/postgres/changes.js");
+    const schema = (store as { schema?: string }).schema ?? "todo_continuation";
+    const listener = await listenForChanges(target.connectionString, schema, onChange);
+    return () => listener.close();
+  }
+  const { watchFileStore } = await import("../../store/file/watch.js");
+  const todoDir = (store as { todoDir?: string }).todoDir;
+  if (todoDir === undefined) return async () => {};
+  const watcher = watchFileStore(todoDir, onChange);
+  return async () => watcher.close();
+}

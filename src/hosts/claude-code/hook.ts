@@ -1,0 +1,120 @@
+import { parseArgs } from "node:util";
+import type { PresetName, Store } from "../../core/types.js";
+import {
+  type HookIo,
+  type HookReply,
+  hookFailure,
+  openHookStore,
+  readHookInput,
+  writeHookReply,
+} from "../hook-process.js";
+import { handleHookEvent } from "./handler.js";
+import { parseHookInput } from "./payload.js";
+import { hookStoreRoot, projectDir } from "./store-location.js";
+
+export const HOOK_USAGE = `Usage: todo-continuation hook claude-code [options] < event.json
+
+Reads one Claude Code hook event as JSON on stdin and answers as Claude Code
+expects: a Stop that should continue prints {"decision":"block","reason":...}.
+Always exits 0; errors allow the stop and are explained on stderr.
+
+Options:
+  --preset <name>          default, typeclaw, parley, omo or pi (default: default)
+  --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
+                           $CLAUDE_PROJECT_DIR/.claude/todo-continuation)
+  --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
+  --schema <name>          PostgreSQL schema (default: todo_continuation)
+  --nudge-after-questions  nudge even when the agent's last message asks a question
+`;
+
+export interface HookArgs {
+  preset: string | undefined;
+  dir: string | undefined;
+  databaseUrl: string | undefined;
+  schema: string | undefined;
+  nudgeAfterQuestions: boolean;
+  help: boolean;
+}
+
+/** Reads the hook's options; `argv` may start with `hook` and the host name (`claude-code`). */
+export function parseHookArgs(argv: readonly string[]): HookArgs {
+  let args = [...argv];
+  if (args[0] === "hook") args = args.slice(1);
+  if (args[0] === "claude-code") args = args.slice(1);
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      preset: { type: "string" },
+      dir: { type: "string" },
+      "database-url": { type: "string" },
+      schema: { type: "string" },
+      "nudge-after-questions": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (positionals.length > 0) {
+    throw new Error(
+      `hook: unexpected argument ${JSON.stringify(positionals[0])}; this is the claude-code hook`,
+    );
+  }
+  return {
+    preset: values.preset,
+    dir: values.dir,
+    databaseUrl: values["database-url"],
+    schema: values.schema,
+    nudgeAfterQuestions: values["nudge-after-questions"] === true,
+    help: values.help === true,
+  };
+}
+
+const ALLOW = "allowing the stop";
+
+/**
+ * One Claude Code hook event in, Claude Code's answer out. Resolves to the
+ * exit code, which is always 0: the hook never fails closed on its own
+ * errors. Both the `todo-continuation hook claude-code` command and the
+ * stand-alone entry (`bin.js`) run this.
+ */
+export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Promise<number> {
+  let args: HookArgs;
+  try {
+    args = parseHookArgs(argv);
+  } catch (error) {
+    writeHookReply(io, hookFailure(error, ALLOW));
+    return 0;
+  }
+  if (args.help) {
+    io.stdout.write(HOOK_USAGE);
+    return 0;
+  }
+  let store: Store | null = null;
+  let reply: HookReply;
+  try {
+    const event = parseHookInput(await readHookInput(io.stdin));
+    // Nothing to do without opening the store: unknown events, subagents.
+    if (event.kind === "other" || event.kind === "SubagentStop" || event.agentId !== null) return 0;
+    const cwd = event.cwd ?? io.cwd;
+    store = await openHookStore({
+      dir: args.dir,
+      databaseUrl: args.databaseUrl,
+      schema: args.schema,
+      env: io.env,
+      root: hookStoreRoot({ dir: args.dir, env: io.env, cwd }),
+      project: projectDir(io.env, cwd),
+    });
+    reply = await handleHookEvent(event, {
+      store,
+      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
+      env: io.env,
+      waitOnQuestions: !args.nudgeAfterQuestions,
+    });
+  } catch (error) {
+    reply = hookFailure(error, ALLOW);
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+  writeHookReply(io, reply);
+  return 0;
+}

@@ -1,0 +1,123 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Store } from "../core/types.js";
+import { createFileStore } from "../store/file/file-store.js";
+import { ignoreStoreFolder } from "../store/file/self-ignore.js";
+import { DATABASE_URL_ENV } from "../store/postgres/options.js";
+
+/**
+ * The plumbing every hook process shares (Claude Code's, and any other host
+ * whose agent runs a command per event): read one event from stdin, open the
+ * store, write the answer. A host's hook entry is one small file on top of
+ * this, so a hook loads only what a hook needs: no CLI, no schema library, no
+ * database driver unless PostgreSQL is asked for, no MCP.
+ */
+
+/** Hook input larger than this is refused (hosts send a few kilobytes). */
+export const MAX_HOOK_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** What a hook process reads and writes; the CLI's io satisfies it. */
+export interface HookIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function processHookIo(): HookIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** The whole of stdin as UTF-8, refusing more than `limit` bytes. */
+export async function readHookInput(
+  stdin: NodeJS.ReadableStream,
+  limit: number = MAX_HOOK_INPUT_BYTES,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > limit) throw new Error(`hook input exceeds ${limit} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** What a hook prints: stdout as is (often empty), then each stderr line. */
+export interface HookReply {
+  stdout: string;
+  stderr: readonly string[];
+}
+
+export function writeHookReply(io: HookIo, reply: HookReply): void {
+  if (reply.stdout !== "") io.stdout.write(`${reply.stdout}\n`);
+  for (const line of reply.stderr) io.stderr.write(`${line}\n`);
+}
+
+/** The reply to a hook that failed on its own: nothing on stdout, so the host carries on. */
+export function hookFailure(reason: unknown, consequence: string): HookReply {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return { stdout: "", stderr: [`todo-continuation: hook failed, ${consequence}: ${message}`] };
+}
+
+export interface HookStoreOptions {
+  /** `--dir`: an explicit store folder (already resolved by the host). */
+  dir?: string | undefined;
+  /** `--database-url`; else `$TODO_CONTINUATION_DATABASE_URL` when set. */
+  databaseUrl?: string | undefined;
+  schema?: string | undefined;
+  env: Record<string, string | undefined>;
+  /** The file store's folder when no database is named. */
+  root: string;
+  /**
+   * The project the folder belongs to: the first time the folder is created
+   * inside a git work tree, it gets a `.gitignore` of its own (the project's
+   * own .gitignore is only ever edited by a project install).
+   */
+  project?: string;
+}
+
+/** Where a hook's store lives: a database URL wins when one is named, else files at `root`. */
+export function hookDatabaseUrl(options: HookStoreOptions): string | null {
+  if (options.dir !== undefined && options.databaseUrl !== undefined) {
+    throw new Error("--dir and --database-url name two different stores; pass only one");
+  }
+  if (options.databaseUrl !== undefined) {
+    if (options.databaseUrl.trim() === "") {
+      throw new Error("--database-url: expected a postgres:// URL, got an empty string");
+    }
+    return options.databaseUrl;
+  }
+  if (options.dir !== undefined) {
+    if (options.dir.trim() === "")
+      throw new Error("--dir: expected a folder path, got an empty string");
+    return null;
+  }
+  const fromEnv = options.env[DATABASE_URL_ENV];
+  return fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : null;
+}
+
+/** Opens the hook's store; the PostgreSQL driver is loaded only when a database is named. */
+export async function openHookStore(options: HookStoreOptions): Promise<Store> {
+  const url = hookDatabaseUrl(options);
+  if (url !== null) {
+    const { createPostgresStore } = await import("../store/postgres/index.js");
+    return createPostgresStore({
+      connectionString: url,
+      ...(options.schema !== undefined ? { schema: options.schema } : {}),
+    });
+  }
+  const { root, project } = options;
+  if (project !== undefined && !existsSync(root) && existsSync(join(project, ".git"))) {
+    await ignoreStoreFolder(project, root).catch(() => false);
+  }
+  return createFileStore({ root });
+}

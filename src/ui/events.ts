@@ -1,0 +1,43 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SECURITY_HEADERS } from "./security.js";
+
+/** A comment line on every open stream, so proxies and browsers keep it open. */
+const KEEP_ALIVE_MS = 20_000;
+
+/**
+ * The open Server-Sent Event streams. Each page subscribes to every change
+ * (the overview) or to one scope's (a scope's page) and is sent
+ * `event: change` with the changed keys; the page then fetches its live part.
+ */
+export class EventStreams {
+  readonly #streams = new Set<{ res: ServerResponse; key: string | null }>();
+
+  open(req: IncomingMessage, res: ServerResponse, key: string | null): void {
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "content-type": "text/event-stream; charset=utf-8",
+      connection: "keep-alive",
+    });
+    res.write("retry: 1000\n\n");
+    const stream = { res, key };
+    this.#streams.add(stream);
+    const alive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+    req.on("close", () => {
+      clearInterval(alive);
+      this.#streams.delete(stream);
+    });
+  }
+
+  /** Tells every stream that follows one of `keys` (an empty list reaches all). */
+  announce(keys: readonly string[]): void {
+    for (const { res, key } of this.#streams) {
+      if (key !== null && keys.length > 0 && !keys.includes(key)) continue;
+      res.write(`event: change\ndata: ${JSON.stringify(keys)}\n\n`);
+    }
+  }
+
+  closeAll(): void {
+    for (const { res } of this.#streams) res.end();
+    this.#streams.clear();
+  }
+}

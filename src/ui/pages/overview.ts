@@ -1,0 +1,150 @@
+import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
+import { type Html, html } from "../html.js";
+import { type OverviewQuery, SORT_KEYS, selectRows } from "../query.js";
+import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
+import { layout, link, type PageContext } from "./layout.js";
+
+/** Rows per page: enough to scan, few enough that every browser draws them at once. */
+export const PAGE_SIZE = 500;
+
+function budgetValue(b: BudgetBar): string {
+  return b.name === "wall clock" ? formatDuration(b.used) : formatCount(b.used);
+}
+
+function budgetText(b: BudgetBar): string {
+  const limit =
+    b.limit === null
+      ? "no limit"
+      : `of ${b.name === "wall clock" ? formatDuration(b.limit) : formatCount(b.limit)}`;
+  return `${b.name} ${budgetValue(b)} ${limit}`;
+}
+
+/** One meter per budget; `detailed` adds the numbers in text beside each. */
+export function budgetMeters(budgets: readonly BudgetBar[], detailed = false): Html {
+  if (budgets.length === 0) return html``;
+  return html`<ul class="budgets${detailed ? " detailed" : ""}">${budgets.map(
+    (b) =>
+      html`<li><span class="budget-name">${b.name}</span><meter min="0" max="1" value="${b.fraction.toFixed(3)}" aria-label="${budgetText(b)}" title="${budgetText(b)}" high="0.8" optimum="0"></meter>${
+        detailed ? html`<span>${budgetText(b).slice(b.name.length + 1)}</span>` : ""
+      }</li>`,
+  )}</ul>`;
+}
+
+function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
+  const href = link(ctx, "/scope", { key: row.key });
+  const last =
+    row.problem !== null
+      ? html`<span class="problem">${row.problem.message}${row.problem.preservedCopies.map(
+          (copy) => html`<br>preserved copy: <code>${copy}</code>`,
+        )}</span>`
+      : row.last === null
+        ? html`<span class="dim">no decision yet</span>`
+        : html`${row.last.words} <span class="dim">${formatAgo(row.last.at, now)}</span>`;
+  return html`<tr data-key="${row.key}" data-state="${row.state}">
+<td><a href="${href}">${row.label}</a><br><code class="key">${row.key}</code></td>
+<td>${row.host}</td>
+<td class="num">${row.counts.open}</td>
+<td class="num">${row.counts.blocked}</td>
+<td class="num">${row.counts.done}</td>
+<td><span class="state state-${row.state}">${row.stateWords}</span></td>
+<td>${budgetMeters(row.budgets)}</td>
+<td>${last}</td>
+</tr>`;
+}
+
+function queryParams(query: OverviewQuery, page?: number): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (query.text) params.q = query.text;
+  if (query.host) params.host = query.host;
+  if (query.state) params.state = query.state;
+  params.sort = query.sort;
+  params.order = query.descending ? "desc" : "asc";
+  if (page !== undefined && page > 0) params.page = String(page);
+  return params;
+}
+
+/** The part of the overview that live updates replace. */
+export function overviewLive(
+  ctx: PageContext,
+  rows: readonly OverviewRow[],
+  query: OverviewQuery,
+  page: number,
+  now: number,
+  listError: string | null,
+): Html {
+  const picked = selectRows(rows, query);
+  const pages = Math.max(1, Math.ceil(picked.length / PAGE_SIZE));
+  const current = Math.min(Math.max(0, page), pages - 1);
+  const shown = picked.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
+  const summary = STATE_NAMES.filter((s) => (counts.get(s) ?? 0) > 0)
+    .map((s) => `${counts.get(s)} ${STATE_WORDS[s]}`)
+    .join(", ");
+  const nav =
+    pages === 1
+      ? html``
+      : html`<nav class="pages" aria-label="Pages">Page ${current + 1} of ${pages}: ${
+          current > 0
+            ? html`<a href="${link(ctx, "/", queryParams(query, current - 1))}">previous</a>`
+            : ""
+        } ${
+          current < pages - 1
+            ? html`<a href="${link(ctx, "/", queryParams(query, current + 1))}">next</a>`
+            : ""
+        }</nav>`;
+  return html`${listError === null ? "" : html`<p class="problem" role="alert">The store could not be listed: ${listError}</p>`}
+<p class="summary">${rows.length === 1 ? "1 scope" : `${formatCount(rows.length)} scopes`}${summary ? `: ${summary}` : ""}. Showing ${shown.length} of ${picked.length} matching.</p>
+${nav}
+<table class="scopes">
+<caption class="visually-hidden">Scopes</caption>
+<thead><tr><th scope="col">Scope</th><th scope="col">Host</th><th scope="col" class="num">Open</th><th scope="col" class="num">Blocked</th><th scope="col" class="num">Done</th><th scope="col">State</th><th scope="col">Budgets</th><th scope="col">Last decision</th></tr></thead>
+<tbody>
+${shown.map((row) => rowHtml(ctx, row, now))}
+</tbody>
+</table>
+${shown.length === 0 ? html`<p class="empty">${rows.length === 0 ? "The store holds no scopes yet." : "No scope matches the filter."}</p>` : ""}`;
+}
+
+const SORT_WORDS: Record<(typeof SORT_KEYS)[number], string> = {
+  label: "label",
+  host: "host",
+  state: "state",
+  open: "open items",
+  blocked: "blocked items",
+  done: "done items",
+  last: "last decision",
+};
+
+function option(value: string, label: string, selected: boolean): Html {
+  return html`<option value="${value}"${selected ? html` selected` : ""}>${label}</option>`;
+}
+
+export function overviewPage(
+  ctx: PageContext,
+  rows: readonly OverviewRow[],
+  query: OverviewQuery,
+  page: number,
+  now: number,
+  listError: string | null,
+): Html {
+  const hosts = [...new Set(rows.map((r) => r.host))].sort();
+  const liveSrc = link(ctx, "/", { ...queryParams(query, page), fragment: "1" });
+  return layout(
+    ctx,
+    "Scopes",
+    html`<h1>Scopes</h1>
+<form class="filters" method="get" action="/" role="search" aria-label="Filter scopes">
+<input type="hidden" name="token" value="${ctx.token}">
+<label>Text <input type="search" name="q" value="${query.text}" placeholder="label, key, host"></label>
+<label>Host <select name="host">${option("", "any", query.host === "")}${hosts.map((h) => option(h, h, query.host === h))}</select></label>
+<label>State <select name="state">${option("", "any", query.state === "")}${STATE_NAMES.map((s) => option(s, STATE_WORDS[s], query.state === s))}</select></label>
+<label>Sort by <select name="sort">${SORT_KEYS.map((k) => option(k, SORT_WORDS[k], query.sort === k))}</select></label>
+<label>Order <select name="order">${option("desc", "descending", query.descending)}${option("asc", "ascending", !query.descending)}</select></label>
+<button type="submit">Apply</button>
+</form>
+<div id="live" data-src="${liveSrc}">
+${overviewLive(ctx, rows, query, page, now, listError)}
+</div>`,
+  );
+}

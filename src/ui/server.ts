@@ -1,0 +1,290 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ContinuationRuntime } from "../runtime/runtime.js";
+import { type ActionName, type ActionResult, runAction, scopePageData } from "./actions.js";
+import { APP_JS, STYLE_CSS } from "./assets.js";
+import { EventStreams } from "./events.js";
+import type { Html } from "./html.js";
+import { renderMetrics } from "./metrics.js";
+import type { PageContext } from "./pages/layout.js";
+import { link } from "./pages/layout.js";
+import { overviewLive, overviewPage } from "./pages/overview.js";
+import { type Notice, scopeLive, scopePage } from "./pages/scope.js";
+import { parseQuery, selectRows } from "./query.js";
+import { ScopeSource } from "./scope-source.js";
+import {
+  crossSiteProblem,
+  newToken,
+  requestToken,
+  SECURITY_HEADERS,
+  tokensMatch,
+} from "./security.js";
+
+/** Largest form body accepted: an edited list, with room to spare. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface DashboardOptions {
+  runtime: ContinuationRuntime;
+  /** Where the store is, in words (never a password). */
+  storeDescription: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  token?: string;
+  /**
+   * Starts following the store's changes from every process; returns the way
+   * to stop. Without it the page still updates after its own actions.
+   */
+  follow?: (onChange: (keys: string[] | "all") => void) => Promise<() => Promise<void>>;
+}
+
+export interface Dashboard {
+  url: string;
+  token: string;
+  port: number;
+  source: ScopeSource;
+  close(): Promise<void>;
+}
+
+const NOTICES: Record<string, string> = {
+  stopped: "Stopped: no nudges until it is resumed.",
+  resumed: "Resumed: nudges are allowed again.",
+  cleared: "Cleared: the agent is told at its next turn.",
+  "already-empty": "The list was already empty.",
+  edited: "Saved. The agent is told at its next turn exactly what changed.",
+  unchanged: "No changes to save.",
+};
+
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type, ...extra });
+  res.end(body);
+}
+
+function sendHtml(res: ServerResponse, status: number, page: Html): void {
+  send(res, status, "text/html; charset=utf-8", page.text);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, "application/json; charset=utf-8", `${JSON.stringify(value)}\n`);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = req.headers["content-type"] ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) {
+    throw new RequestError(415, "expected a form (application/x-www-form-urlencoded)");
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new RequestError(413, "the form is larger than 1 MB");
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+}
+
+class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Serves the dashboard until `close`. The first full read of the store completes before it listens. */
+export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  const { runtime } = options;
+  const token = options.token ?? newToken();
+  const host = options.host ?? "127.0.0.1";
+  const source = new ScopeSource(runtime);
+  await source.refresh("all");
+  const ctx: PageContext = {
+    token,
+    store: options.storeDescription,
+    preset: runtime.preset.name,
+  };
+  const streams = new EventStreams();
+  const unsubscribe = source.subscribe((keys) => streams.announce(keys));
+  let port = 0;
+  const allowedHosts = new Set([
+    "127.0.0.1",
+    "localhost",
+    "[::1]",
+    host.includes(":") ? `[${host}]` : host,
+  ]);
+
+  async function scopeResponse(
+    res: ServerResponse,
+    key: string,
+    fragment: boolean,
+    notice: Notice | null,
+    draft: string | null,
+    status = 200,
+  ): Promise<void> {
+    const data = await scopePageData(source, runtime, key);
+    if (data === null) {
+      sendHtml(
+        res,
+        404,
+        overviewPage(
+          ctx,
+          [],
+          parseQuery(new URLSearchParams()),
+          0,
+          runtime.now(),
+          `no scope named ${key}`,
+        ),
+      );
+      return;
+    }
+    sendHtml(res, status, fragment ? scopeLive(data) : scopePage(ctx, data, notice, draft));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://dashboard.invalid");
+    const refused = crossSiteProblem(req, allowedHosts, port);
+    if (refused !== null) {
+      send(res, 403, "text/plain; charset=utf-8", `Refused: ${refused}.\n`);
+      return;
+    }
+    let given = requestToken(req, url);
+    const form = req.method === "POST" ? await readForm(req) : null;
+    if (form !== null && given === null) given = form.get("token");
+    if (!tokensMatch(given, token)) {
+      send(
+        res,
+        401,
+        "text/plain; charset=utf-8",
+        "Refused: this dashboard needs the token from the URL `todo-continuation ui` printed.\n",
+      );
+      return;
+    }
+    const path = url.pathname;
+    const params = url.searchParams;
+    const fragment = params.get("fragment") === "1";
+    if (req.method === "GET") {
+      switch (path) {
+        case "/": {
+          const query = parseQuery(params);
+          const page = Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0);
+          const rows = source.rows();
+          const now = runtime.now();
+          sendHtml(
+            res,
+            200,
+            fragment
+              ? overviewLive(ctx, rows, query, page, now, source.listError)
+              : overviewPage(ctx, rows, query, page, now, source.listError),
+          );
+          return;
+        }
+        case "/scope": {
+          const key = params.get("key") ?? "";
+          const done = params.get("done");
+          const notice: Notice | null =
+            done !== null && done in NOTICES ? { kind: "done", text: NOTICES[done]! } : null;
+          await scopeResponse(res, key, fragment, notice, null);
+          return;
+        }
+        case "/events":
+          streams.open(req, res, params.get("key"));
+          return;
+        case "/metrics":
+          send(
+            res,
+            200,
+            "text/plain; version=0.0.4; charset=utf-8",
+            renderMetrics(source.counters, source.rows()),
+          );
+          return;
+        case "/api/scopes":
+          sendJson(res, 200, {
+            store: ctx.store,
+            preset: ctx.preset,
+            listError: source.listError,
+            scopes: selectRows(source.rows(), parseQuery(params)),
+          });
+          return;
+        case "/api/scope": {
+          const data = await scopePageData(source, runtime, params.get("key") ?? "");
+          if (data === null) sendJson(res, 404, { error: "no such scope" });
+          else sendJson(res, 200, data);
+          return;
+        }
+        case "/assets/style.css":
+          send(res, 200, "text/css; charset=utf-8", STYLE_CSS);
+          return;
+        case "/assets/app.js":
+          send(res, 200, "text/javascript; charset=utf-8", APP_JS);
+          return;
+      }
+    }
+    if (req.method === "POST" && form !== null) {
+      const match = /^\/scope\/(stop|resume|clear|edit)$/.exec(path);
+      if (match !== null) {
+        const key = params.get("key") ?? "";
+        const result: ActionResult = await runAction(
+          source,
+          runtime,
+          match[1] as ActionName,
+          key,
+          form,
+        );
+        if (result.kind === "missing") {
+          send(res, 404, "text/plain; charset=utf-8", `No scope named ${key}.\n`);
+        } else if (result.kind === "done") {
+          res.writeHead(303, {
+            ...SECURITY_HEADERS,
+            location: link(ctx, "/scope", { key, done: result.done }),
+          });
+          res.end();
+        } else {
+          await scopeResponse(res, key, false, result.notice, result.draft, result.status);
+        }
+        return;
+      }
+    }
+    send(res, 404, "text/plain; charset=utf-8", "Not found.\n");
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof RequestError ? error.status : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) send(res, status, "text/plain; charset=utf-8", `Error: ${message}\n`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const stopFollowing = options.follow
+    ? await options.follow((keys) => {
+        source.refresh(keys).catch(() => {});
+      })
+    : async () => {};
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    token,
+    port,
+    source,
+    async close() {
+      unsubscribe();
+      await stopFollowing();
+      streams.closeAll();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

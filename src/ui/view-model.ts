@@ -1,0 +1,269 @@
+import { judgeStagnation } from "../core/engine/stagnation.js";
+import { REASON_TITLES } from "../core/explain/reasons.js";
+import { decodeComponent } from "../core/scope/component.js";
+import type {
+  Decision,
+  DecisionLogEntry,
+  Limits,
+  Scope,
+  ScopeSnapshot,
+  SkipReason,
+  StoreProblem,
+  TodoSummary,
+} from "../core/types.js";
+
+/**
+ * What the dashboard shows of each scope, computed once per change and shared
+ * by the pages, the JSON API and the metrics. Pure: the caller reads the store.
+ */
+
+/** The one word the overview sorts and filters by. */
+export type ScopeStateName =
+  | "nudging"
+  | "parked"
+  | "stopped"
+  | "out-of-budget"
+  | "idle"
+  | "unreadable";
+
+export const STATE_WORDS: Record<ScopeStateName, string> = {
+  nudging: "nudging",
+  parked: "parked on blocked items",
+  stopped: "stopped by the user",
+  "out-of-budget": "out of budget",
+  idle: "idle",
+  unreadable: "unreadable",
+};
+
+export const STATE_NAMES = Object.keys(STATE_WORDS) as ScopeStateName[];
+
+/** One budget of the open episode: how much is used of how much. */
+export interface BudgetBar {
+  name: "nudges" | "tokens" | "wall clock" | "stagnation";
+  used: number;
+  /** null when the preset sets no limit. */
+  limit: number | null;
+  /** used / limit clamped to 0..1, 0 without a limit. */
+  fraction: number;
+}
+
+/** A scope the store could not read (in full): shown as such, never hidden, never fatal. */
+export interface ScopeProblem {
+  message: string;
+  /** Where the store kept unusable versions of the scope's documents. */
+  preservedCopies: string[];
+  /** True when a document cannot be read now; false when only copies of earlier ones remain. */
+  unreadable: boolean;
+}
+
+/** The store's report as one problem for the page, or null when all is well. */
+export function problemFromReport(report: readonly StoreProblem[]): ScopeProblem | null {
+  if (report.length === 0) return null;
+  const now = report.filter((p) => p.problem !== null);
+  const message =
+    now.length > 0
+      ? now.map((p) => `the ${p.document} at ${p.location}: ${p.problem}`).join("; ")
+      : "earlier unreadable versions of its documents were kept";
+  return {
+    message,
+    preservedCopies: report.flatMap((p) => p.preserved),
+    unreadable: now.length > 0,
+  };
+}
+
+export interface ScopeCounts {
+  open: number;
+  blocked: number;
+  done: number;
+  cancelled: number;
+  total: number;
+}
+
+export interface LastDecisionView {
+  at: number;
+  action: DecisionLogEntry["action"];
+  reason: SkipReason | null;
+  /** The decision in words: "nudged (nudge 2)", "skipped: only blocked items remain". */
+  words: string;
+}
+
+export interface OverviewRow {
+  key: string;
+  kind: Scope["kind"];
+  host: string;
+  label: string;
+  counts: ScopeCounts;
+  state: ScopeStateName;
+  stateWords: string;
+  budgets: BudgetBar[];
+  /** The open continuation episode, or null. */
+  episodeId: string | null;
+  last: LastDecisionView | null;
+  problem: ScopeProblem | null;
+  /** Lower-cased text the filter box searches. */
+  search: string;
+}
+
+/** Budgets at or above this limit mean "no limit" (presets use a huge number). */
+const UNLIMITED_AT = Number.MAX_SAFE_INTEGER / 2;
+
+const OUT_OF_BUDGET: ReadonlySet<SkipReason> = new Set<SkipReason>([
+  "max-auto-turns",
+  "max-tokens",
+  "max-wall-clock",
+  "stagnation",
+  "cooldown",
+  "too-many-incomplete",
+]);
+
+/** The host a scope belongs to: the agent program for sessions, else the kind of origin. */
+export function scopeHost(scope: Scope): string {
+  if (scope.kind === "session" || scope.kind === "channel") {
+    const first = scope.key.slice(scope.key.indexOf("/") + 1).split(".")[0] ?? "";
+    const decoded = decodeComponent(first);
+    const name = decoded?.form === "string" ? decoded.value : first;
+    return scope.kind === "channel" ? `channel:${name}` : name;
+  }
+  return scope.kind;
+}
+
+export function lastDecisionWords(entry: DecisionLogEntry): string {
+  switch (entry.action) {
+    case "inject":
+      return `nudged (nudge ${entry.autoTurns})`;
+    case "delivery-failed":
+      return `nudge not delivered${entry.note ? `: ${entry.note}` : ""}`;
+    case "skip":
+      return entry.reason === null
+        ? "skipped"
+        : `skipped: ${REASON_TITLES[entry.reason] ?? entry.reason}`;
+  }
+}
+
+function bar(name: BudgetBar["name"], used: number, limit: number): BudgetBar {
+  if (!(limit > 0) || limit >= UNLIMITED_AT) return { name, used, limit: null, fraction: 0 };
+  return { name, used, limit, fraction: Math.min(1, Math.max(0, used / limit)) };
+}
+
+/** The open episode's budgets; all zero when no episode is open. */
+export function budgetBars(
+  snapshot: ScopeSnapshot,
+  summary: TodoSummary,
+  limits: Limits,
+  now: number,
+): BudgetBar[] {
+  const e = snapshot.state.episode;
+  const stagnation = e === null ? 0 : judgeStagnation(e, summary, limits).count;
+  return [
+    bar("nudges", e?.autoTurns ?? 0, limits.maxAutoTurns),
+    bar("tokens", e?.tokens ?? 0, limits.maxTokens),
+    bar("wall clock", e === null ? 0 : Math.max(0, now - e.startedAt), limits.maxWallClockMs),
+    bar("stagnation", stagnation, limits.stagnationLimit),
+  ];
+}
+
+/**
+ * The state in one word: what the engine would do at the next idle, judged by
+ * the same decision the hosts make (a dry run), so the page never disagrees
+ * with `why`.
+ */
+export function stateOf(
+  snapshot: ScopeSnapshot,
+  summary: TodoSummary,
+  decision: Decision,
+): ScopeStateName {
+  if (snapshot.state.stopped) return "stopped";
+  if (decision.action === "inject") return "nudging";
+  // Stores that check their documents skip with this reason until the user's next turn.
+  if ((decision.reason as string) === "state-unreadable") return "unreadable";
+  if (summary.actionable === 0 && summary.blocked > 0) return "parked";
+  if (decision.reason === "continuation-stopped") return "stopped";
+  if (OUT_OF_BUDGET.has(decision.reason)) return "out-of-budget";
+  // Between two nudges of an open episode the last turn is already answered.
+  if (decision.reason === "turn-not-safe" && snapshot.state.episode !== null) return "nudging";
+  return "idle";
+}
+
+export function countsOf(summary: TodoSummary): ScopeCounts {
+  return {
+    open: summary.actionable,
+    blocked: summary.blocked,
+    done: summary.completed,
+    cancelled: summary.cancelled,
+    total: summary.total,
+  };
+}
+
+function searchText(parts: (string | null | undefined)[]): string {
+  return parts
+    .filter((p) => p)
+    .join(" ")
+    .toLowerCase();
+}
+
+export function overviewRow(input: {
+  scope: Scope;
+  label: string;
+  snapshot: ScopeSnapshot;
+  summary: TodoSummary;
+  decision: Decision;
+  last: DecisionLogEntry | null;
+  limits: Limits;
+  now: number;
+  /** What the store reported wrong with the scope's documents, if anything. */
+  problem?: ScopeProblem | null;
+}): OverviewRow {
+  const { scope, label, snapshot, summary, decision, last, limits, now } = input;
+  const problem = input.problem ?? null;
+  const state = problem?.unreadable ? "unreadable" : stateOf(snapshot, summary, decision);
+  const host = scopeHost(scope);
+  return {
+    key: scope.key,
+    kind: scope.kind,
+    host,
+    label,
+    counts: countsOf(summary),
+    state,
+    stateWords: STATE_WORDS[state],
+    budgets: budgetBars(snapshot, summary, limits, now),
+    episodeId: snapshot.state.episode?.id ?? null,
+    last:
+      last === null
+        ? null
+        : { at: last.at, action: last.action, reason: last.reason, words: lastDecisionWords(last) },
+    problem,
+    search: searchText([scope.key, label, host, STATE_WORDS[state], problem?.message]),
+  };
+}
+
+/** A scope whose documents could not be read. */
+export function unreadableRow(scope: Scope, label: string, problem: ScopeProblem): OverviewRow {
+  const host = scopeHost(scope);
+  return {
+    key: scope.key,
+    kind: scope.kind,
+    host,
+    label,
+    counts: { open: 0, blocked: 0, done: 0, cancelled: 0, total: 0 },
+    state: "unreadable",
+    stateWords: STATE_WORDS.unreadable,
+    budgets: [],
+    episodeId: null,
+    last: null,
+    problem,
+    search: searchText([scope.key, label, host, "unreadable", problem.message]),
+  };
+}
+
+/** What a store's error says about a scope, with the preserved copy when the error names one. */
+export function problemOf(error: unknown): ScopeProblem {
+  const message = error instanceof Error ? error.message : String(error);
+  const record = (typeof error === "object" && error !== null ? error : {}) as Record<
+    string,
+    unknown
+  >;
+  const copies = [record.preservedCopy, record.preservedAs, record.asidePath].filter(
+    (v): v is string => typeof v === "string" && v !== "",
+  );
+  return { message, preservedCopies: copies, unreadable: true };
+}
