@@ -20,17 +20,23 @@ export async function benchIdleToNudge(options: {
   const root = mkdtempSync(join(options.dir, "idle-"));
   const store = createFileStore({ root });
   const runtime = new ContinuationRuntime({ store });
-  const hostTodos: Todo[] = [
+  // The agent works its list after every user message (the in-progress item
+  // moves on), as a session that is nudged does: a list left as the user saw
+  // it is not nudged at all (`list-unchanged-since-user`).
+  let round = 0;
+  const hostTodos = (): Todo[] => [
     { content: "write the parser", status: "completed" },
-    { content: "add tests", status: "in_progress" },
+    { content: `add tests, round ${round}`, status: "in_progress" },
     { content: "update the docs", status: "pending" },
   ];
-  let delivered: (() => void) | null = null;
+  let deliveredAt: bigint | null = null;
   const enforcer = new IdleEnforcer({
     runtime,
     scopeFor: (sessionId) => resolveScope({ kind: "session", host: "bench", sessionId }),
-    fetchTodos: async () => hostTodos,
-    deliver: async () => delivered?.(),
+    fetchTodos: async () => hostTodos(),
+    deliver: async () => {
+      deliveredAt = process.hrtime.bigint();
+    },
     debounceMs: 0,
     countdownMs: 0,
   });
@@ -39,18 +45,17 @@ export async function benchIdleToNudge(options: {
     for (let i = -5; i < options.iterations; i++) {
       const session = "ses_bench";
       await enforcer.userMessage(session);
+      round = i + 5;
       await enforcer.assistantMessage(session, { stopReason: "stop", turnId: `turn-${i}` });
-      const done = new Promise<void>((resolve) => {
-        delivered = resolve;
-      });
+      deliveredAt = null;
       const start = process.hrtime.bigint();
       enforcer.idle(session);
-      // The enforcer's timers do not hold the process open; settle() does meanwhile.
-      const [ms] = await Promise.all([
-        done.then(() => Number(process.hrtime.bigint() - start) / 1e6),
-        enforcer.settle(),
-      ]);
-      if (i >= 0) times.push(ms);
+      await enforcer.settle();
+      // A skipped idle would leave nothing to time: say so rather than wait forever.
+      if (deliveredAt === null) {
+        throw new Error(`idle bench: round ${i} was not nudged; its decision log is in ${root}`);
+      }
+      if (i >= 0) times.push(Number((deliveredAt as bigint) - start) / 1e6);
     }
   } finally {
     enforcer.dispose();

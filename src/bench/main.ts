@@ -503,7 +503,19 @@ function printTable(): void {
   for (const row of body) say(line(row));
 }
 
-main().catch((error) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
+let finished = false;
+// A measurement whose promise never settles would otherwise end the process
+// with exit code 0 and no rows: make that a failure that says so.
+process.on("beforeExit", () => {
+  if (finished) return;
+  process.stderr.write("bench failed: a measurement never finished (the event loop ran dry)\n");
+  process.exitCode = 1;
 });
+main()
+  .then(() => {
+    finished = true;
+  })
+  .catch((error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
