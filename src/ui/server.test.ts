@@ -55,11 +55,11 @@ async function start(): Promise<{
 }> {
   const store = new StoreWithBrokenScope();
   const runtime = new ContinuationRuntime({ store });
+  await runtime.turnStarted(worker, { real: true });
   await runtime.setTodos(worker, [
     { content: "Write the parser", status: "in_progress" },
     { content: "Ship", status: "pending" },
   ]);
-  await runtime.turnStarted(worker, { real: true });
   await runtime.turnEnded(worker, { stopReason: "stop" });
   await store.transact(damaged, () => ({
     todos: { todos: [], phases: [], nextId: 1 },

@@ -40,11 +40,11 @@ async function rowFor(
 }
 
 const openWork = async (runtime: ContinuationRuntime) => {
+  await runtime.turnStarted(worker, { real: true });
   await runtime.setTodos(worker, [
     { content: "a", status: "pending" },
     { content: "b", status: "completed" },
   ]);
-  await runtime.turnStarted(worker, { real: true });
   await runtime.turnEnded(worker, { stopReason: "stop" });
 };
 

@@ -74,11 +74,11 @@ describe("todo-continuation ui in a real browser", () => {
     // One scope the engine would nudge right now: open work after a clean turn end.
     const store = built.createFileStore({ root: dir });
     const runtime = new built.ContinuationRuntime({ store });
+    await runtime.turnStarted(workerScope(), { real: true });
     await runtime.setTodos(workerScope(), [
       { content: "Write the parser", status: "in_progress" },
       { content: "Test the parser", status: "pending" },
     ]);
-    await runtime.turnStarted(workerScope(), { real: true });
     await runtime.turnEnded(workerScope(), { stopReason: "stop" });
     expect((await runtime.explain(workerScope())).decision.action).toBe("inject");
     await store.close();
