@@ -68,6 +68,15 @@ describe("applyPiOps", () => {
     );
   });
 
+  it("agrees with the oracle on refusals that quote a long name (a found counterexample)", () => {
+    const list: TodoList = { todos: [{ content: "a", status: "pending" }], phases: [], nextId: 1 };
+    const ops = [{ op: "start", task: `${"x".repeat(60)} (blocked: y)` }];
+    const fast = applyPiOps(list, ops);
+    const reference = applyPiOpsReference(structuredClone(list), ops);
+    expect(fast.errors).toEqual(reference.errors);
+    expect(fast.errors[0]).toContain("…");
+  });
+
   it("never hands out an item of the input it changed", () => {
     fc.assert(
       fc.property(batchArb, ([list, ops]) => {

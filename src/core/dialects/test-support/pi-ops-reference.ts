@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { Todo, TodoList, TodoStatus } from "../../types.js";
-import { describeIssues } from "../issues.js";
+import { describeIssues, quoteInput } from "../issues.js";
 import { fromPhaseTree, phaseTree } from "../phases.js";
 import {
   type CompletedTask,
@@ -35,8 +35,9 @@ function same(a: string, b: string): boolean {
   return a.trim() === b.trim();
 }
 
+/** Messages quote input as the dialects do now (a short prefix), so only behaviour is compared. */
 function quote(text: string): string {
-  return JSON.stringify(text.trim());
+  return quoteInput(text.trim());
 }
 
 function taskNotFound(where: string, work: Work, task: string): string {
