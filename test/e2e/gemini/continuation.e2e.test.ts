@@ -225,11 +225,17 @@ describe("Gemini CLI 0.61.0 with our hooks", () => {
       prompt_response: "More partial text.",
     });
     expect(JSON.parse(stillBlocked.stdout)).toEqual({});
-    // A real prompt lifts it.
+    // A real prompt lifts it, and once the agent works its list again it is nudged.
     await runInstalledHook(project, {
       hook_event_name: "BeforeAgent",
       session_id: sessionId,
       prompt: "Please go on.",
+    });
+    await runInstalledHook(project, {
+      hook_event_name: "AfterTool",
+      session_id: sessionId,
+      tool_name: "write_todos",
+      tool_input: { todos: [todo("Write the report", "in_progress")] },
     });
     const resumed = await runInstalledHook(project, {
       ...base,
