@@ -94,6 +94,22 @@ describe("IdleEnforcer", () => {
     expect(log.map((e) => e.reason)).toEqual(["provider-error", "provider-error"]);
   });
 
+  it("a nudge's turn that ends in an error is judged at the next idle, not silently dropped", async () => {
+    const { enforcer, delivered, store } = setup();
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+    // The host reports the error and the idle before the failed assistant message (OpenCode does).
+    await enforcer.userMessage("s1", { injected: true });
+    await enforcer.error("s1", { name: "APIError", data: { message: "bad request", statusCode: 400 } });
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+    const log = await store.readLog(scopeFor("s1") as Scope);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "provider-error"]);
+  });
+
   it("an abort blocks nudges until the user speaks again", async () => {
     const { enforcer, delivered } = setup();
     await earlyStop(enforcer, "s1");

@@ -136,6 +136,9 @@ export class IdleEnforcer {
   async error(sessionId: string, error: unknown): Promise<void> {
     const track = this.#track(sessionId);
     this.#cancelPending(track);
+    // The error ended the turn our nudge started: the idle that follows is judged (and logged),
+    // even when the host reports the failed assistant message only after that idle.
+    track.reminded = false;
     const scope = this.#o.scopeFor(sessionId);
     if (scope) await this.#o.runtime.turnEnded(scope, { stopReason: classifyHostError(error) });
   }
