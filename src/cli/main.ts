@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadHookRunner } from "../hosts/hooks.js";
+import { loadHookProcess } from "../hosts/hook-loader.js";
 
 // A reader that goes away (`| head`) is not an error worth a stack trace.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -8,12 +8,13 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
-// `hook <host>` runs once per agent event, so it starts the host's hook alone,
-// without loading the rest of the CLI. Anything else goes to the dispatcher.
-const hook = argv[0] === "hook" ? await loadHookRunner(argv[1]) : null;
-if (hook !== null) {
-  const { processHookIo } = await import("../hosts/hook-process.js");
-  process.exitCode = await hook(argv.slice(2), processHookIo());
+// `hook <host>` runs once per agent event, so it starts the host's hook alone
+// (from the bundled hook entry), without loading the rest of the CLI. Anything
+// else, and a host without hooks, goes to the dispatcher.
+const code =
+  argv[0] === "hook" ? await (await loadHookProcess(argv[1]))(argv[1], argv.slice(2)) : null;
+if (code !== null) {
+  process.exitCode = code;
 } else {
   const [{ runCli }, { processIo }] = await Promise.all([import("./run.js"), import("./io.js")]);
   process.exitCode = await runCli(argv, processIo());

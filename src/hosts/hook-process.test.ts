@@ -1,3 +1,7 @@
+import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { hookDatabaseUrl, hookFailure, readHookInput } from "./hook-process.js";
@@ -6,8 +10,53 @@ import { HOOK_RUNNERS, loadHookRunner } from "./hooks.js";
 describe("hook process plumbing", () => {
   it("reads all of stdin and refuses more than the limit", async () => {
     const input = () => Readable.from([Buffer.from('{"a":'), Buffer.from("1}")]);
-    await expect(readHookInput(input())).resolves.toBe('{"a":1}');
-    await expect(readHookInput(input(), 6)).rejects.toThrow(/hook input exceeds 6 bytes/);
+    await expect(readHookInput({ stdin: input() })).resolves.toBe('{"a":1}');
+    await expect(readHookInput({ stdin: input() }, 6)).rejects.toThrow(
+      /hook input exceeds 6 bytes/,
+    );
+  });
+
+  it("reads a descriptor directly, with the same limit, and never touches the stream then", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-hook-input-"));
+    try {
+      const file = join(dir, "event.json");
+      const text = `{"big":"${"é".repeat(100_000)}"}`;
+      writeFileSync(file, text);
+      const untouched = (stdinFd: number) => ({
+        get stdin(): NodeJS.ReadableStream {
+          throw new Error("the stream was used");
+        },
+        stdinFd,
+      });
+      const fd = openSync(file, "r");
+      try {
+        await expect(readHookInput(untouched(fd))).resolves.toBe(text);
+      } finally {
+        closeSync(fd);
+      }
+      const again = openSync(file, "r");
+      try {
+        await expect(readHookInput(untouched(again), 1000)).rejects.toThrow(
+          /hook input exceeds 1000 bytes/,
+        );
+      } finally {
+        closeSync(again);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("finishes through the stream when a non-blocking descriptor has nothing yet", async () => {
+    // A pipe whose writer has not written yet: the direct read would block, so it must give way.
+    const child = spawn(process.execPath, [
+      "-e",
+      `setTimeout(() => process.stdout.write('{"late":true}'), 100)`,
+    ]);
+    const fd = (child.stdout as unknown as { _handle: { fd: number } })._handle.fd;
+    await expect(readHookInput({ stdin: child.stdout, stdinFd: fd })).resolves.toBe(
+      '{"late":true}',
+    );
   });
 
   it("uses a database only when one is named, and never two stores at once", () => {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "../core/types.js";
 import { createFileStore } from "../store/file/file-store.js";
@@ -19,6 +19,12 @@ export const MAX_HOOK_INPUT_BYTES = 16 * 1024 * 1024;
 /** What a hook process reads and writes; the CLI's io satisfies it. */
 export interface HookIo {
   stdin: NodeJS.ReadableStream;
+  /**
+   * The file descriptor behind `stdin`, when there is one: read directly,
+   * which spares a hook process setting up a stream (a few milliseconds of
+   * its start-up) for one small JSON document.
+   */
+  stdinFd?: number;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: Record<string, string | undefined>;
@@ -27,7 +33,11 @@ export interface HookIo {
 
 export function processHookIo(): HookIo {
   return {
-    stdin: process.stdin,
+    // Only touched when the descriptor cannot be read directly.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinFd: 0,
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
@@ -35,14 +45,48 @@ export function processHookIo(): HookIo {
   };
 }
 
-/** The whole of stdin as UTF-8, refusing more than `limit` bytes. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads `fd` to its end. Stops early (`complete: false`) when the descriptor
+ * is non-blocking and has nothing yet (EAGAIN): the rest then comes through
+ * the stream.
+ */
+function readDescriptor(fd: number, limit: number): { chunks: Buffer[]; complete: boolean } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let read: number;
+    try {
+      read = readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN" || code === "EWOULDBLOCK") return { chunks, complete: false };
+      if (code === "EOF") return { chunks, complete: true };
+      throw error;
+    }
+    if (read === 0) return { chunks, complete: true };
+    size += read;
+    if (size > limit) throw new Error(`hook input exceeds ${limit} bytes`);
+    chunks.push(buffer.subarray(0, read));
+  }
+}
+
+/** The whole of the hook's input as UTF-8, refusing more than `limit` bytes. */
 export async function readHookInput(
-  stdin: NodeJS.ReadableStream,
+  io: Pick<HookIo, "stdin" | "stdinFd">,
   limit: number = MAX_HOOK_INPUT_BYTES,
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stdin) {
+  if (io.stdinFd !== undefined) {
+    const direct = readDescriptor(io.stdinFd, limit);
+    if (direct.complete) return Buffer.concat(direct.chunks).toString("utf8");
+    chunks.push(...direct.chunks);
+    size = direct.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+  for await (const chunk of io.stdin) {
     const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
     size += buffer.length;
     if (size > limit) throw new Error(`hook input exceeds ${limit} bytes`);

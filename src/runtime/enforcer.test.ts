@@ -102,7 +102,10 @@ describe("IdleEnforcer", () => {
     expect(delivered).toHaveLength(1);
     // The host reports the error and the idle before the failed assistant message (OpenCode does).
     await enforcer.userMessage("s1", { injected: true });
-    await enforcer.error("s1", { name: "APIError", data: { message: "bad request", statusCode: 400 } });
+    await enforcer.error("s1", {
+      name: "APIError",
+      data: { message: "bad request", statusCode: 400 },
+    });
     enforcer.idle("s1");
     await enforcer.settle();
     expect(delivered).toHaveLength(1);

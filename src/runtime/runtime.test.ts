@@ -51,6 +51,37 @@ describe("ContinuationRuntime", () => {
     expect(log[0]?.nudgeChars).toBe(delivered[0]?.chars);
   });
 
+  it("records an idle's outcome in the decision's own write, exactly as turnEnded would", async () => {
+    const separate = setup();
+    const merged = setup();
+    for (const { runtime } of [separate, merged]) {
+      await runtime.turnStarted(scope, { real: true });
+      await runtime.setTodos(scope, todos("completed", "pending", "pending"));
+    }
+    const end = { stopReason: "stop" as const, usage: { output: 120 }, turnId: "turn-1" };
+    await separate.runtime.turnEnded(scope, end);
+    await separate.idle("stop-hook");
+    let writes = 0;
+    const transact = merged.store.transact.bind(merged.store);
+    merged.store.transact = ((...args: Parameters<typeof transact>) => {
+      writes++;
+      return transact(...args);
+    }) as typeof transact;
+    const result = await merged.runtime.runIdle(scope, {
+      trigger: "stop-hook",
+      outcome: end,
+      deliver: (n) => void merged.delivered.push(n),
+    });
+    expect(result.action).toBe("inject");
+    // One transaction: the outcome, the decision and its log entry; a clean delivery adds none.
+    expect(writes).toBe(1);
+    const a = await separate.store.read(scope);
+    const b = await merged.store.read(scope);
+    expect(b.state).toEqual(a.state);
+    expect(b.state.lastOutcome?.turnId).toBe("turn-1");
+    expect(merged.delivered.map((n) => n.text)).toEqual(separate.delivered.map((n) => n.text));
+  });
+
   it("never injects twice for one turn outcome (duplicate idles)", async () => {
     const { runtime, idle, delivered } = setup();
     await runtime.turnStarted(scope, { real: true });

@@ -102,6 +102,12 @@ export interface RunIdleOptions {
    * summarizes its list once. Any difference summarizes afresh.
    */
   preview?: { todos: TodoList; summary: TodoSummary };
+  /**
+   * How the turn that just ended ended, when the host learns it together with
+   * the idle (a Stop hook): recorded in the decision's own transaction, as
+   * `turnEnded` would have, so one idle is one write.
+   */
+  outcome?: TurnEnd;
 }
 
 /**
@@ -169,6 +175,10 @@ export class ContinuationRuntime {
   /** Records how the last assistant turn ended; an abort blocks nudges unless a restart caused it. */
   async turnEnded(scope: Scope, end: TurnEnd): Promise<void> {
     const now = this.#now();
+    await this.#updateState(scope, (state) => this.#recordOutcome(state, end, now));
+  }
+
+  #recordOutcome(state: ContinuationState, end: TurnEnd, now: number): ContinuationState {
     const outcome = {
       turnId: end.turnId ?? freshTurnId(now),
       stopReason: end.stopReason,
@@ -177,8 +187,7 @@ export class ContinuationRuntime {
       injected: end.injected === true,
       restartCaused: end.restartCaused === true,
     };
-    const mode = this.limits.tokenMode;
-    await this.#updateState(scope, (state) => onTurnOutcome(state, outcome, mode));
+    return onTurnOutcome(state, outcome, this.limits.tokenMode);
   }
 
   /** Arms the one-shot suppressor: the post-restart kick owns the next idle. */
@@ -321,7 +330,12 @@ export class ContinuationRuntime {
       typeof options.signals === "function" ? await options.signals() : (options.signals ?? {});
     const trigger = options.trigger ?? "idle";
     const now = this.#now();
-    const { decision, nudge, entry } = await this.store.transact(scope, (snap) => {
+    const { outcome } = options;
+    const { decision, nudge, entry } = await this.store.transact(scope, (stored) => {
+      const snap =
+        outcome === undefined
+          ? stored
+          : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
       const made = this.#decide(snap, signals, now, options.preview);
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       return { state: made.decision.state, log: [entry], result: { ...made, entry } };
@@ -335,7 +349,8 @@ export class ContinuationRuntime {
       await this.#recordDelivery(scope, nudge, error);
       return { action: "inject", nudge, delivered: false, error };
     }
-    await this.#recordDelivery(scope, nudge, null);
+    // A success only has something to record when earlier deliveries failed.
+    if ((decision.state.episode?.failures ?? 0) > 0) await this.#recordDelivery(scope, nudge, null);
     return { action: "inject", nudge, delivered: true };
   }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { processHookIo } from "../hook-process.js";
+import { loadHookProcess } from "../hook-loader.js";
 
 /**
  * The stand-alone entry of the Claude Code integration, and the command its
@@ -11,8 +11,9 @@ import { processHookIo } from "../hook-process.js";
  */
 const [command, ...rest] = process.argv.slice(2);
 if (command === "hook") {
-  const { runClaudeCodeHook } = await import("./hook.js");
-  process.exitCode = await runClaudeCodeHook(rest, processHookIo());
+  const [host, ...args] = rest;
+  const run = await loadHookProcess(host);
+  process.exitCode = (host === "claude-code" ? await run(host, args) : null) ?? usage();
 } else if (command === "install" || command === "uninstall") {
   const [{ runInstallCommand }, { processIo }] = await Promise.all([
     import("../../cli/commands/install-claude-code.js"),
@@ -20,8 +21,12 @@ if (command === "hook") {
   ]);
   process.exitCode = await runInstallCommand(command, rest, processIo());
 } else {
+  process.exitCode = usage();
+}
+
+function usage(): number {
   process.stderr.write(
     "usage: bin.js hook claude-code | install claude-code | uninstall claude-code\n",
   );
-  process.exitCode = 2;
+  return 2;
 }

@@ -1,6 +1,13 @@
 import { resolveScope } from "../../core/scope/scope.js";
-import type { Limits, PresetName, Scope, StopReason, Store } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import type {
+  ContinuationState,
+  Limits,
+  PresetName,
+  Scope,
+  StopReason,
+  Store,
+} from "../../core/types.js";
+import { ContinuationRuntime, type IdleResult, type TurnEnd } from "../../runtime/runtime.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";
@@ -193,28 +200,31 @@ class HookContext {
    * the previous outcome (see spend.ts). Returns whether the transcript shows
    * a user interrupt since the last real user turn.
    */
-  async recordOutcome(
-    reason: StopReason | ((interrupted: boolean, transcriptStop: string | null) => StopReason),
-    injected: boolean,
-  ): Promise<{ stopReason: StopReason; questionPending: boolean }> {
+  async recordOutcome(reason: StopReason, injected: boolean): Promise<void> {
     const snap = await this.#options.store.read(this.#scope);
-    const facts = analyzeTranscript(await this.#transcriptLines(), snap.state.lastUserTurnAt ?? 0);
-    const stopReason =
-      typeof reason === "function" ? reason(facts.interrupted, facts.lastStopReason) : reason;
-    const previous = decodeTurnTotals(snap.state.lastOutcome?.turnId);
-    await this.runtime().turnEnded(this.#scope, {
+    const { end } = await this.#outcome(snap.state, () => reason, injected);
+    await this.runtime().turnEnded(this.#scope, end);
+  }
+
+  /** How the turn ended, from the transcript, with the spend since `state`'s last outcome. */
+  async #outcome(
+    state: ContinuationState,
+    reason: (interrupted: boolean, transcriptStop: string | null) => StopReason,
+    injected: boolean,
+  ): Promise<{ end: TurnEnd; questionPending: boolean }> {
+    const facts = analyzeTranscript(await this.#transcriptLines(), state.lastUserTurnAt ?? 0);
+    const previous = decodeTurnTotals(state.lastOutcome?.turnId);
+    const end: TurnEnd = {
       turnId: encodeTurnId(facts.usage),
-      stopReason,
+      stopReason: reason(facts.interrupted, facts.lastStopReason),
       usage: spendSince(facts.usage, previous),
       injected,
-    });
-    return { stopReason, questionPending: facts.questionPending };
+    };
+    return { end, questionPending: facts.questionPending };
   }
 
   /** Folds the tasks folder into a Task-tool list: Claude Code has written it by now. */
   async #refreshTasks(): Promise<void> {
-    const snap = await this.#options.store.read(this.#scope);
-    if (toolFamilyOf(snap.todos) !== "tasks") return;
     const dir = taskFolder(this.#event.sessionId, this.#env);
     if (dir === null) return;
     const files = await (this.#options.readTasks ?? readTaskFolder)(dir);
@@ -225,26 +235,34 @@ class HookContext {
     });
   }
 
+  /**
+   * One read and one write: the turn's outcome is recorded in the decision's
+   * own transaction (plus one more write when a Task list is refreshed from
+   * its folder). A hook process starts for every Stop, so each write counts.
+   */
   async stop(event: StopEvent, response: HookResponse): Promise<HookResponse> {
     const before = await this.#options.store.read(this.#scope);
     // A session that never wrote a todo has nothing to decide: write nothing.
     if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
-    await this.#refreshTasks();
+    const family = toolFamilyOf(before.todos);
+    if (family === "tasks") await this.#refreshTasks();
     const message = event.lastAssistantMessage;
-    const { stopReason, questionPending } = await this.recordOutcome(
+    const { end, questionPending } = await this.#outcome(
+      before.state,
       (interrupted, transcriptStopReason) =>
         stopReasonOfStop({ lastAssistantMessage: message, interrupted, transcriptStopReason }),
       event.stopHookActive,
     );
+    const stopReason = end.stopReason;
     const signals = stopSignals(event);
     // An AskUserQuestion that got no answer waits for the user like a closing question.
     if (questionPending) signals.awaitingUser = true;
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
-    const snap = await this.#options.store.read(this.#scope);
-    const runtime = this.runtime(closeInstructionFor(toolFamilyOf(snap.todos)));
+    const runtime = this.runtime(closeInstructionFor(family));
     const result = await runtime.runIdle(this.#scope, {
       trigger: "stop-hook",
       signals,
+      outcome: end,
       deliver: async (nudge) => {
         // A retry after a transient provider error waits out its backoff first.
         if ((nudge.delayMs ?? 0) > 0) await (this.#options.sleep ?? sleep)(nudge.delayMs ?? 0);

@@ -92,7 +92,7 @@ export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Pr
   let store: Store | null = null;
   let reply: HookReply;
   try {
-    const event = parseHookInput(await readHookInput(io.stdin));
+    const event = parseHookInput(await readHookInput(io));
     // Nothing to do without opening the store: unknown events, subagents.
     if (event.kind === "other" || event.kind === "SubagentStop" || event.agentId !== null) return 0;
     const cwd = event.cwd ?? io.cwd;

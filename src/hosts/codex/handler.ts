@@ -140,14 +140,15 @@ async function stop(
   if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
   const totals = await spentTotals(event, before, options);
   const previous = decodeOutcomeId(before.state.lastOutcome?.turnId).totals;
-  await runtime.turnEnded(scope, {
-    turnId: encodeOutcomeId(event.turnId, totals),
-    stopReason: "stop",
-    usage: spendSince(totals, previous),
-    injected: event.stopHookActive,
-  });
+  // The outcome is recorded in the decision's own transaction: one write per Stop.
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
+    outcome: {
+      turnId: encodeOutcomeId(event.turnId, totals),
+      stopReason: "stop",
+      usage: spendSince(totals, previous),
+      injected: event.stopHookActive,
+    },
     signals: {
       // Plan mode may not edit: telling it to carry on with the work would be wrong.
       agentExcluded: event.permissionMode === "plan",

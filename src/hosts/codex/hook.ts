@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
 import { STORE_ROOT_ENV } from "../../store/root.js";
 import { readTranscriptTail } from "../claude-code/transcript.js";
-import { openHookStore, readHookInput } from "../hook-process.js";
+import { type HookIo, openHookStore, readHookInput } from "../hook-process.js";
 import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
@@ -32,14 +32,8 @@ Options:
   --nudge-after-questions  nudge even when the agent's last message asks a question
 `;
 
-/** Where the hook reads and writes; the CLI's io fits. */
-export interface CodexHookIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  stdin: NodeJS.ReadableStream;
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
+/** Where the hook reads and writes (every hook process shares it); the CLI's io fits. */
+export type CodexHookIo = HookIo;
 
 export interface CodexHookArgs {
   preset: string | undefined;
@@ -105,7 +99,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
   let store: Store | null = null;
   let response: CodexHookResponse;
   try {
-    const event = parseCodexHookInput(await readHookInput(io.stdin));
+    const event = parseCodexHookInput(await readHookInput(io));
     if (!needsStore(event)) return 0;
     const cwd = event.cwd ?? io.cwd;
     // Only the default per-project folder ignores itself; a named one is the user's.

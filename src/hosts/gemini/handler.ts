@@ -158,15 +158,16 @@ async function afterAgent(
   // A session that never wrote a todo has nothing to decide.
   if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
   const stopReason = stopReasonOf(event.promptResponse);
-  await runtimeOf(options).turnEnded(scope, {
-    turnId: turnIdOf(event.promptResponse, before.todosRevision),
-    stopReason,
-    injected: event.stopHookActive,
-  });
   const message = lastMessageOf(event.promptResponse);
   const runtime = runtimeOf(options, closeInstructionFor(familyOfList(before.todos.todos)));
+  // The outcome is recorded in the decision's own transaction: one write per AfterAgent.
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
+    outcome: {
+      turnId: turnIdOf(event.promptResponse, before.todosRevision),
+      stopReason,
+      injected: event.stopHookActive,
+    },
     signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
     deliver: (nudge) => {
       response.stdout = geminiBlockDecision(nudgeReason(nudge.text));

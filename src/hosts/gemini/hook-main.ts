@@ -1,15 +1,9 @@
 #!/usr/bin/env node
-import { runGeminiHook } from "./hook.js";
+import { loadHookProcess } from "../hook-loader.js";
 
 /**
  * The command Gemini CLI runs for each hook (`install gemini` writes it): the
- * lightest entry there is, loading the hook and nothing of the CLI.
+ * lightest entry there is, the bundled hook process and nothing of the CLI.
  * Equivalent to `todo-continuation hook gemini [options]`.
  */
-process.exitCode = await runGeminiHook(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-  cwd: process.cwd(),
-});
+process.exitCode = (await (await loadHookProcess("gemini"))("gemini", process.argv.slice(2))) ?? 2;

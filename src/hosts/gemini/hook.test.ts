@@ -92,30 +92,3 @@ describe("runGeminiHook", () => {
     expect(() => parseGeminiHookArgs(["--dir", "a", "--database-url", "b"])).toThrow(/only one/);
   });
 });
-
-/** Static imports reachable from a module (dynamic `import()` is not followed: it loads on demand). */
-function staticImports(file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  const text = readFileSync(file, "utf8");
-  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)";/gms)) {
-    const spec = m[1] as string;
-    if (/^import\s+type\s/.test(m[0]) || /^export\s+type\s/.test(m[0])) continue;
-    if (!spec.startsWith(".")) {
-      seen.add(spec);
-      continue;
-    }
-    staticImports(resolve(dirname(file), spec.replace(/\.js$/, ".ts")), seen);
-  }
-  return seen;
-}
-
-describe("the hook entry", () => {
-  it("loads nothing heavy: no zod, no pg, no MCP SDK, nothing of the CLI", () => {
-    const entry = fileURLToPath(new URL("./hook-main.ts", import.meta.url));
-    const loaded = [...staticImports(entry)];
-    expect(loaded.some((m) => m.includes("hosts/gemini/handler.ts"))).toBe(true);
-    const heavy = loaded.filter((m) => /^(zod|pg|@modelcontextprotocol)|\/cli\//.test(m));
-    expect(heavy).toEqual([]);
-  });
-});

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
-import { openHookStore, readHookInput } from "../hook-process.js";
+import { type HookIo, openHookStore, readHookInput } from "../hook-process.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
 import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { parseGeminiHookInput } from "./payload.js";
@@ -23,13 +23,8 @@ Options:
 `;
 
 /** Where the hook reads and writes; the CLI passes its own, the light entry the process's. */
-export interface GeminiHookIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  stdin: NodeJS.ReadableStream;
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
+/** Where the hook reads and writes (every hook process shares it); the CLI's io fits. */
+export type GeminiHookIo = HookIo;
 
 export interface GeminiHookArgs {
   preset: string | undefined;
@@ -105,7 +100,7 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
   let store: Store | null = null;
   let response: GeminiHookResponse;
   try {
-    const event = parseGeminiHookInput(await readHookInput(io.stdin));
+    const event = parseGeminiHookInput(await readHookInput(io));
     const children = fileChildRuns(io.env.TODO_CONTINUATION_GEMINI_CHILDREN ?? defaultChildRoot());
     const storeless = await handleStorelessEvent(event, children);
     if (storeless !== null) {

@@ -87,8 +87,7 @@ export function parseLogEntry(raw: unknown): DecisionLogEntry | null {
 }
 
 interface LogFile {
-  entries: DecisionLogEntry[];
-  /** Lines in the file, trusted or not. */
+  /** Non-blank lines in the file, trusted or not. */
   lines: number;
   endsWithNewline: boolean;
   /** The file is too big or not a regular file: it is set aside and a fresh log started. */
@@ -97,26 +96,52 @@ interface LogFile {
   bytes: Buffer | null;
 }
 
+const NEWLINE = 0x0a;
+
+/** Whether `bytes[start, end)` holds anything but ASCII whitespace. */
+function hasContent(bytes: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i] as number;
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return true;
+  }
+  return false;
+}
+
+/**
+ * Reads the log's bytes and counts its lines without parsing them: an append
+ * only needs the count (to know when to trim) and whether the last line is
+ * closed. Entries are parsed only by those who read them.
+ */
 function readLogFile(path: string): LogFile {
   const bytes = readFileNoFollow(path, MAX_LOG_BYTES);
   if (bytes === null || bytes === "unusable") {
-    return { entries: [], lines: 0, endsWithNewline: true, unusable: bytes !== null, bytes: null };
+    return { lines: 0, endsWithNewline: true, unusable: bytes !== null, bytes: null };
   }
-  const text = bytes.toString("utf8");
-  const entries: DecisionLogEntry[] = [];
   let lines = 0;
-  for (const line of text.split("\n")) {
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline === -1 ? bytes.length : newline;
+    if (hasContent(bytes, start, end)) lines++;
+    start = end + 1;
+  }
+  const endsWithNewline = bytes.length === 0 || bytes[bytes.length - 1] === NEWLINE;
+  return { lines, endsWithNewline, unusable: false, bytes };
+}
+
+/** The trusted entries of a log's bytes, oldest first: torn or hand-broken lines are skipped. */
+function parseLogLines(bytes: Buffer | null): DecisionLogEntry[] {
+  if (bytes === null) return [];
+  const entries: DecisionLogEntry[] = [];
+  for (const line of bytes.toString("utf8").split("\n")) {
     if (line.trim() === "") continue;
-    lines++;
     try {
       const entry = parseLogEntry(JSON.parse(line));
       if (entry) entries.push(entry);
     } catch {
-      // A torn or hand-broken line is skipped.
+      // Skipped: not an entry this store wrote.
     }
   }
-  const endsWithNewline = text.length === 0 || text.endsWith("\n");
-  return { entries, lines, endsWithNewline, unusable: false, bytes };
+  return entries;
 }
 
 /** Whether the log at `path` is one the store cannot read (too big, not a file). */
@@ -132,7 +157,7 @@ export function previousGeneration(path: string): string {
 /** The newest `limit` trusted entries, oldest first. */
 export function readLogEntries(path: string, limit: number): DecisionLogEntry[] {
   if (limit <= 0) return [];
-  return readLogFile(path).entries.slice(-limit);
+  return parseLogLines(readLogFile(path).bytes).slice(-limit);
 }
 
 function toLines(entries: readonly DecisionLogEntry[]): string {
@@ -169,7 +194,9 @@ export function prepareLogAppend(
   if (entries.length === 0) return null;
   const current = readLogFile(path);
   if (current.unusable || current.lines + entries.length > compactionThreshold(limit)) {
-    const kept = current.unusable ? [...entries] : [...current.entries, ...entries].slice(-limit);
+    const kept = current.unusable
+      ? [...entries]
+      : [...parseLogLines(current.bytes), ...entries].slice(-limit);
     const temp = tempPathFor(path, tag);
     writeDurably(temp, Buffer.from(toLines(kept)));
     if (current.unusable) preserveCopy(path);

@@ -1,0 +1,34 @@
+import type { runHookProcess } from "./hook-entry.js";
+
+/** Host names as they appear in bundle file names; anything else is never a file name. */
+const HOST_NAME = /^[a-z][a-z0-9-]*$/;
+
+function bundleOf(host: string | undefined): URL | null {
+  return host !== undefined && HOST_NAME.test(host)
+    ? new URL(`../hook/${host}.js`, import.meta.url)
+    : null;
+}
+
+/**
+ * The hook process for `host`: the one-file bundle the build writes to
+ * `dist/hook/<host>.js` (a hook runs once per agent event, and loading fifty
+ * separate modules was most of its start-up), or the unbundled entry when
+ * there is none (running from the TypeScript sources, or a host without
+ * hooks, which the unbundled entry turns down). A bundle that exists but
+ * fails to load is an error, never silently replaced.
+ */
+export async function loadHookProcess(host: string | undefined): Promise<typeof runHookProcess> {
+  const bundle = bundleOf(host);
+  if (bundle !== null) {
+    try {
+      return ((await import(bundle.href)) as { runHookProcess: typeof runHookProcess })
+        .runHookProcess;
+    } catch (error) {
+      const missing =
+        (error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" &&
+        String((error as Error).message).includes(bundle.pathname);
+      if (!missing) throw error;
+    }
+  }
+  return (await import("./hook-entry.js")).runHookProcess;
+}
