@@ -18,6 +18,7 @@ function setup(options: { countdownMs?: number; signals?: HostSignals } = {}) {
   const runtime = new ContinuationRuntime({ store });
   const delivered: { sessionId: string; nudge: Nudge; agent: string | undefined }[] = [];
   const countdowns: string[] = [];
+  const countdownLeft: number[] = [];
   let todos: Todo[] = open;
   const enforcer = new IdleEnforcer({
     runtime,
@@ -26,8 +27,9 @@ function setup(options: { countdownMs?: number; signals?: HostSignals } = {}) {
     countdownMs: options.countdownMs ?? 0,
     fetchTodos: async () => todos,
     signals: () => options.signals ?? {},
-    onCountdown: (sessionId) => {
+    onCountdown: (sessionId, ms) => {
       countdowns.push(sessionId);
+      countdownLeft.push(ms);
     },
     deliver: async (sessionId, nudge, context) => {
       delivered.push({ sessionId, nudge, agent: context.agent });
@@ -46,6 +48,7 @@ function setup(options: { countdownMs?: number; signals?: HostSignals } = {}) {
     enforcer,
     delivered,
     countdowns,
+    countdownLeft,
     setTodos: (next: Todo[]) => {
       todos = next;
     },
@@ -135,6 +138,23 @@ describe("IdleEnforcer", () => {
     await enforcer.settle();
     expect(countdowns).toEqual(["s1"]);
     expect(delivered).toHaveLength(0);
+  });
+
+  it("counts the countdown from the idle: the checks before it are part of it", async () => {
+    const { enforcer, delivered, countdowns, countdownLeft, runtime } = setup({ countdownMs: 300 });
+    // A slow look at the stored list (a busy disk): 200 ms of the 300 pass before the countdown.
+    const explain = runtime.explain.bind(runtime);
+    runtime.explain = async (...args) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return explain(...args);
+    };
+    await earlyStop(enforcer, "s1");
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+    expect(countdowns).toEqual(["s1"]);
+    // What is left of it is shown and waited for, not the whole countdown again.
+    expect(countdownLeft[0]).toBeLessThanOrEqual(100);
   });
 
   it("a countdown that runs out delivers", async () => {

@@ -19,9 +19,12 @@ export interface IdleEnforcerOptions {
   signals?: (sessionId: string) => HostSignals | Promise<HostSignals>;
   /** Idle events closer together than this merge into one decision. Default 200 ms. */
   debounceMs?: number;
-  /** Delay before a nudge is delivered, cancelled by any user activity. Default 0. */
+  /**
+   * Delay before a nudge is delivered, counted from the (debounced) idle and
+   * cancelled by any user activity. Default 0.
+   */
   countdownMs?: number;
-  /** Shows the countdown (a toast); called once with the full delay. */
+  /** Shows the countdown (a toast); called once with the time left of it. */
   onCountdown?: (sessionId: string, remainingMs: number) => void | Promise<void>;
   /** Called with the result of every decision the enforcer ran. */
   onResult?: (sessionId: string, result: IdleResult) => void;
@@ -258,6 +261,9 @@ export class IdleEnforcer {
     const scope = this.#o.scopeFor(sessionId);
     if (!scope) return;
     track.running = true;
+    // The countdown runs from here: fetching the list and the first look at the
+    // decision happen during it, not before it.
+    const startedAt = Date.now();
     const epoch = track.epoch;
     const stale = () => this.#disposed || track.epoch !== epoch || !this.#tracks.has(sessionId);
     try {
@@ -280,10 +286,11 @@ export class IdleEnforcer {
         if (stale()) return;
         // A retry after a provider error waits out its own backoff instead.
         if (preview.decision.action === "inject" && preview.decision.retry !== true) {
-          await this.#o.onCountdown?.(sessionId, countdownMs);
+          const left = () => Math.max(0, countdownMs - (Date.now() - startedAt));
+          await this.#o.onCountdown?.(sessionId, left());
           // A cancel that landed while the notice was shown must not wait out the countdown.
           if (stale()) return;
-          if (!(await this.#countdown(track, countdownMs)) || stale()) return;
+          if (!(await this.#countdown(track, left())) || stale()) return;
           signals = await this.#signals(sessionId, track);
           if (stale()) return;
         }

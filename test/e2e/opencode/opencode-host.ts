@@ -150,6 +150,8 @@ export interface OpenCodeServer {
 export interface BusEvent {
   type: string;
   properties?: Record<string, unknown>;
+  /** When this process read it off the stream (Date.now()). */
+  receivedAt: number;
 }
 
 /** Reads OpenCode's server-sent event stream into `sink` until `signal` aborts. */
@@ -174,7 +176,8 @@ async function readEventStream(
       for (const line of block.split("\n")) {
         if (!line.startsWith("data:")) continue;
         try {
-          sink.push(JSON.parse(line.slice(5).trim()) as BusEvent);
+          const event = JSON.parse(line.slice(5).trim()) as Omit<BusEvent, "receivedAt">;
+          sink.push({ ...event, receivedAt: Date.now() });
         } catch {
           // Not JSON: not an event we look at.
         }
