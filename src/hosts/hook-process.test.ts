@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { hookDatabaseUrl, hookFailure, readHookInput } from "./hook-process.js";
+import { hookDatabaseUrl, hookFailure, parseHookArgs, readHookInput } from "./hook-process.js";
 import { HOOK_RUNNERS, loadHookRunner } from "./hooks.js";
 
 describe("hook process plumbing", () => {
@@ -57,6 +57,28 @@ describe("hook process plumbing", () => {
     await expect(readHookInput({ stdin: child.stdout, stdinFd: fd })).resolves.toBe(
       '{"late":true}',
     );
+  });
+
+  it("reads every host's options the same way, naming the host in its errors", () => {
+    expect(parseHookArgs("codex", ["hook", "codex", "--preset", "omo", "--schema", "s"])).toEqual({
+      preset: "omo",
+      dir: undefined,
+      databaseUrl: undefined,
+      schema: "s",
+      nudgeAfterQuestions: false,
+      help: false,
+    });
+    expect(parseHookArgs("gemini", ["--nudge-after-questions", "-h"])).toMatchObject({
+      nudgeAfterQuestions: true,
+      help: true,
+    });
+    expect(() => parseHookArgs("gemini", ["codex"])).toThrow(
+      /hook gemini: unexpected argument "codex"; this is the gemini hook/,
+    );
+    expect(() =>
+      parseHookArgs("claude-code", ["--dir", "/d", "--database-url", "postgres://x"]),
+    ).toThrow(/hook claude-code: --dir and --database-url name two different stores/);
+    expect(() => parseHookArgs("codex", ["--presett", "omo"])).toThrow(/--presett/);
   });
 
   it("uses a database only when one is named, and never two stores at once", () => {

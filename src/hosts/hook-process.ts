@@ -1,5 +1,6 @@
 import { existsSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import type { Store } from "../core/types.js";
 import { createFileStore } from "../store/file/file-store.js";
 import { ignoreStoreFolder } from "../store/file/self-ignore.js";
@@ -93,6 +94,69 @@ export async function readHookInput(
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The options every host's hook takes (`hook <host> --help` describes them). */
+export interface HookArgs {
+  preset: string | undefined;
+  dir: string | undefined;
+  databaseUrl: string | undefined;
+  schema: string | undefined;
+  nudgeAfterQuestions: boolean;
+  help: boolean;
+}
+
+/** The lines of a hook's usage that describe those options; `defaultDir` is the host's store. */
+export function hookOptionsUsage(defaultDir: string): string {
+  return `Options:
+  --preset <name>          default, typeclaw, parley, omo or pi (default: default)
+  --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
+                           ${defaultDir})
+  --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
+  --schema <name>          PostgreSQL schema (default: todo_continuation)
+  --nudge-after-questions  nudge even when the agent's last message asks a question
+`;
+}
+
+/**
+ * Reads a hook's options. `argv` may start with `hook` and the host's name, as
+ * the command line has them; anything else that is not an option is an error.
+ */
+export function parseHookArgs(host: string, argv: readonly string[]): HookArgs {
+  let args = [...argv];
+  if (args[0] === "hook") args = args.slice(1);
+  if (args[0] === host) args = args.slice(1);
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      preset: { type: "string" },
+      dir: { type: "string" },
+      "database-url": { type: "string" },
+      schema: { type: "string" },
+      "nudge-after-questions": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (positionals.length > 0) {
+    throw new Error(
+      `hook ${host}: unexpected argument ${JSON.stringify(positionals[0])}; this is the ${host} hook`,
+    );
+  }
+  if (values.dir !== undefined && values["database-url"] !== undefined) {
+    throw new Error(
+      `hook ${host}: --dir and --database-url name two different stores; pass only one`,
+    );
+  }
+  return {
+    preset: values.preset,
+    dir: values.dir,
+    databaseUrl: values["database-url"],
+    schema: values.schema,
+    nudgeAfterQuestions: values["nudge-after-questions"] === true,
+    help: values.help === true,
+  };
 }
 
 /** What a hook prints: stdout as is (often empty), then each stderr line. */

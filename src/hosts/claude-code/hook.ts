@@ -1,10 +1,12 @@
-import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
 import {
+  type HookArgs,
   type HookIo,
   type HookReply,
   hookFailure,
+  hookOptionsUsage,
   openHookStore,
+  parseHookArgs as parseSharedHookArgs,
   readHookInput,
   writeHookReply,
 } from "../hook-process.js";
@@ -18,55 +20,13 @@ Reads one Claude Code hook event as JSON on stdin and answers as Claude Code
 expects: a Stop that should continue prints {"decision":"block","reason":...}.
 Always exits 0; errors allow the stop and are explained on stderr.
 
-Options:
-  --preset <name>          default, typeclaw, parley, omo or pi (default: default)
-  --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
-                           $CLAUDE_PROJECT_DIR/.claude/todo-continuation)
-  --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
-  --schema <name>          PostgreSQL schema (default: todo_continuation)
-  --nudge-after-questions  nudge even when the agent's last message asks a question
-`;
+${hookOptionsUsage("$CLAUDE_PROJECT_DIR/.claude/todo-continuation")}`;
 
-export interface HookArgs {
-  preset: string | undefined;
-  dir: string | undefined;
-  databaseUrl: string | undefined;
-  schema: string | undefined;
-  nudgeAfterQuestions: boolean;
-  help: boolean;
-}
+export type { HookArgs };
 
 /** Reads the hook's options; `argv` may start with `hook` and the host name (`claude-code`). */
 export function parseHookArgs(argv: readonly string[]): HookArgs {
-  let args = [...argv];
-  if (args[0] === "hook") args = args.slice(1);
-  if (args[0] === "claude-code") args = args.slice(1);
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      preset: { type: "string" },
-      dir: { type: "string" },
-      "database-url": { type: "string" },
-      schema: { type: "string" },
-      "nudge-after-questions": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (positionals.length > 0) {
-    throw new Error(
-      `hook: unexpected argument ${JSON.stringify(positionals[0])}; this is the claude-code hook`,
-    );
-  }
-  return {
-    preset: values.preset,
-    dir: values.dir,
-    databaseUrl: values["database-url"],
-    schema: values.schema,
-    nudgeAfterQuestions: values["nudge-after-questions"] === true,
-    help: values.help === true,
-  };
+  return parseSharedHookArgs("claude-code", argv);
 }
 
 const ALLOW = "allowing the stop";

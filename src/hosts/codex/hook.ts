@@ -1,8 +1,15 @@
-import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
 import { STORE_ROOT_ENV } from "../../store/root.js";
 import { readTranscriptTail } from "../claude-code/transcript.js";
-import { type HookIo, openHookStore, readHookInput } from "../hook-process.js";
+import {
+  type HookArgs,
+  type HookIo,
+  hookOptionsUsage,
+  openHookStore,
+  parseHookArgs,
+  readHookInput,
+  writeHookReply,
+} from "../hook-process.js";
 import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
@@ -23,64 +30,16 @@ Reads one Codex CLI hook event as JSON on stdin and answers as Codex expects:
 a Stop that should continue prints {"decision":"block","reason":...}.
 Always exits 0; errors allow the stop and are explained on stderr.
 
-Options:
-  --preset <name>          default, typeclaw, parley, omo or pi (default: default)
-  --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
-                           <project>/.codex/todo-continuation)
-  --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
-  --schema <name>          PostgreSQL schema (default: todo_continuation)
-  --nudge-after-questions  nudge even when the agent's last message asks a question
-`;
+${hookOptionsUsage("<project>/.codex/todo-continuation")}`;
 
 /** Where the hook reads and writes (every hook process shares it); the CLI's io fits. */
 export type CodexHookIo = HookIo;
 
-export interface CodexHookArgs {
-  preset: string | undefined;
-  dir: string | undefined;
-  databaseUrl: string | undefined;
-  schema: string | undefined;
-  nudgeAfterQuestions: boolean;
-  help: boolean;
-}
+export type CodexHookArgs = HookArgs;
 
 /** Reads the hook's options; `argv` may start with the host name (`codex`). */
 export function parseCodexHookArgs(argv: readonly string[]): CodexHookArgs {
-  const args = argv[0] === "codex" ? argv.slice(1) : [...argv];
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      preset: { type: "string" },
-      dir: { type: "string" },
-      "database-url": { type: "string" },
-      schema: { type: "string" },
-      "nudge-after-questions": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (positionals.length > 0) {
-    throw new Error(`hook codex: unexpected argument ${JSON.stringify(positionals[0])}`);
-  }
-  if (values.dir !== undefined && values["database-url"] !== undefined) {
-    throw new Error(
-      "hook codex: --dir and --database-url name two different stores; pass only one",
-    );
-  }
-  return {
-    preset: values.preset,
-    dir: values.dir,
-    databaseUrl: values["database-url"],
-    schema: values.schema,
-    nudgeAfterQuestions: values["nudge-after-questions"] === true,
-    help: values.help === true,
-  };
-}
-
-function write(io: CodexHookIo, response: CodexHookResponse): void {
-  if (response.stdout !== "") io.stdout.write(`${response.stdout}\n`);
-  for (const line of response.stderr) io.stderr.write(`${line}\n`);
+  return parseHookArgs("codex", argv);
 }
 
 /** `todo-continuation hook codex`: resolves to the exit code, which is always 0. */
@@ -89,7 +48,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
   try {
     args = parseCodexHookArgs(argv);
   } catch (error) {
-    write(io, failOpen(error));
+    writeHookReply(io, failOpen(error));
     return 0;
   }
   if (args.help) {
@@ -123,6 +82,6 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
   } finally {
     await store?.close().catch(() => undefined);
   }
-  write(io, response);
+  writeHookReply(io, response);
   return 0;
 }

@@ -1,6 +1,13 @@
-import { parseArgs } from "node:util";
 import type { PresetName, Store } from "../../core/types.js";
-import { type HookIo, openHookStore, readHookInput } from "../hook-process.js";
+import {
+  type HookArgs,
+  type HookIo,
+  hookOptionsUsage,
+  openHookStore,
+  parseHookArgs,
+  readHookInput,
+  writeHookReply,
+} from "../hook-process.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
 import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { parseGeminiHookInput } from "./payload.js";
@@ -13,63 +20,16 @@ as JSON on stdin and answers as Gemini CLI expects: an AfterAgent that should
 continue prints {"decision":"block","reason":...}. Always exits 0; errors allow
 the stop and are explained on stderr.
 
-Options:
-  --preset <name>          default, typeclaw, parley, omo or pi (default: default)
-  --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
-                           $GEMINI_PROJECT_DIR/.gemini/todo-continuation)
-  --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
-  --schema <name>          PostgreSQL schema (default: todo_continuation)
-  --nudge-after-questions  nudge even when the agent's last message asks a question
-`;
+${hookOptionsUsage("$GEMINI_PROJECT_DIR/.gemini/todo-continuation")}`;
 
-/** Where the hook reads and writes; the CLI passes its own, the light entry the process's. */
 /** Where the hook reads and writes (every hook process shares it); the CLI's io fits. */
 export type GeminiHookIo = HookIo;
 
-export interface GeminiHookArgs {
-  preset: string | undefined;
-  dir: string | undefined;
-  databaseUrl: string | undefined;
-  schema: string | undefined;
-  nudgeAfterQuestions: boolean;
-  help: boolean;
-}
+export type GeminiHookArgs = HookArgs;
 
 /** Reads the hook's options; `argv` may start with the host name (`gemini`). */
 export function parseGeminiHookArgs(argv: readonly string[]): GeminiHookArgs {
-  const args = argv[0] === "gemini" ? argv.slice(1) : [...argv];
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      preset: { type: "string" },
-      dir: { type: "string" },
-      "database-url": { type: "string" },
-      schema: { type: "string" },
-      "nudge-after-questions": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (positionals.length > 0) {
-    throw new Error(`hook gemini: unexpected argument ${JSON.stringify(positionals[0])}`);
-  }
-  if (values.dir !== undefined && values["database-url"] !== undefined) {
-    throw new Error("--dir and --database-url name two different stores; pass only one");
-  }
-  return {
-    preset: values.preset,
-    dir: values.dir,
-    databaseUrl: values["database-url"],
-    schema: values.schema,
-    nudgeAfterQuestions: values["nudge-after-questions"] === true,
-    help: values.help === true,
-  };
-}
-
-function write(io: GeminiHookIo, response: GeminiHookResponse): void {
-  if (response.stdout !== "") io.stdout.write(`${response.stdout}\n`);
-  for (const line of response.stderr) io.stderr.write(`${line}\n`);
+  return parseHookArgs("gemini", argv);
 }
 
 function failure(reason: unknown): GeminiHookResponse {
@@ -90,7 +50,7 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
   try {
     args = parseGeminiHookArgs(argv);
   } catch (error) {
-    write(io, failure(error));
+    writeHookReply(io, failure(error));
     return 0;
   }
   if (args.help) {
@@ -104,7 +64,7 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
     const children = fileChildRuns(io.env.TODO_CONTINUATION_GEMINI_CHILDREN ?? defaultChildRoot());
     const storeless = await handleStorelessEvent(event, children);
     if (storeless !== null) {
-      write(io, storeless);
+      writeHookReply(io, storeless);
       return 0;
     }
     if (event.kind === "other") return 0; // Answered above; this narrows the type.
@@ -128,6 +88,6 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
   } finally {
     await store?.close().catch(() => undefined);
   }
-  write(io, response);
+  writeHookReply(io, response);
   return 0;
 }
