@@ -14,6 +14,7 @@ import {
   removeHooks,
 } from "../../hosts/claude-code/settings.js";
 import { PROJECT_STORE_FOLDER } from "../../hosts/claude-code/store-location.js";
+import { readJsonFile, writeJsonFile } from "../../hosts/settings-file.js";
 import {
   compareVersions,
   detectVersion,
@@ -25,7 +26,6 @@ import {
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
-import { readJsonFile, writeJsonFile } from "./settings-file.js";
 
 /** Which settings file: the project's shared one, its personal one, or the user's. */
 export type SettingsTarget = "project" | "local" | "user";

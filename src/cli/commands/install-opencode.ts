@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { readFile, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { quoteInput } from "../../core/quote.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "../../hosts/opencode/options.js";
+import { writeTextFile } from "../../hosts/settings-file.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
 
@@ -119,13 +120,8 @@ async function readIfPresent(path: string): Promise<string | null> {
   }
 }
 
-/** Replaces the file atomically: OpenCode never loads half a plugin. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, text, { mode: 0o644 });
-  await rename(temp, path);
-}
+/** Replaces the file atomically (OpenCode never loads half a plugin), through a symlink. */
+const writeAtomically = writeTextFile;
 
 function defaults(options: OpenCodeInstallOptions) {
   const env = options.env ?? process.env;

@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { quoteInput } from "../../core/quote.js";
 import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "../../hosts/pi/settings.js";
+import { readJsonFile, writeJsonFile } from "../../hosts/settings-file.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
-import { readJsonFile, writeJsonFile } from "./settings-file.js";
 
 export { isOurPiEntry, piAgentDir } from "../../hosts/pi/settings.js";
 

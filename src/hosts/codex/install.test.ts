@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "smol-toml";
@@ -48,6 +48,19 @@ describe("install codex", () => {
     expect(await readFile(w.userPath, "utf8")).toBe(text);
     await uninstallCodex({ ...w.options, target: "user" });
     expect(await readFile(w.userPath, "utf8")).toBe(USER);
+  });
+
+  it("writes through a symlinked config (dotfiles), which stays a symlink", async () => {
+    const w = await world();
+    const target = join(w.root, "dotfiles-codex.toml");
+    await writeFile(target, USER);
+    await symlink(target, w.userPath);
+    await installCodex({ ...w.options, target: "user" });
+    expect((await lstat(w.userPath)).isSymbolicLink()).toBe(true);
+    expect(await readFile(target, "utf8")).toContain("[hooks");
+    await uninstallCodex({ ...w.options, target: "user" });
+    expect((await lstat(w.userPath)).isSymbolicLink()).toBe(true);
+    expect(await readFile(target, "utf8")).toBe(USER);
   });
 
   it("rewrites hooks and trust together when the command changes", async () => {

@@ -1,11 +1,12 @@
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { ensureGitignored } from "../../store/file/index.js";
 import { shellQuote } from "../claude-code/command.js";
+import { writeTextFile } from "../settings-file.js";
 import {
   installHooksBlock,
   installTrustBlock,
@@ -85,14 +86,11 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-/** Replaces the file atomically: a crash mid-write never leaves half a config. */
-async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const mode = (await stat(path).catch(() => null))?.mode ?? 0o644;
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, text, { mode });
-  await rename(temp, path);
-}
+/**
+ * Replaces the file atomically (a crash mid-write never leaves half a config),
+ * keeping its mode; a symlinked config (dotfiles) stays a symlink.
+ */
+const writeText = writeTextFile;
 
 function checkPreset(preset: string | undefined): void {
   if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { readJsonFile } from "./json-file.js";
+import { readJsonFile } from "../settings-file.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
 import {
   GEMINI_HOOK_SPECS,

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -32,6 +40,24 @@ function setup(settingsText?: string) {
 }
 
 describe("installGemini / uninstallGemini", () => {
+  it("writes through a symlinked settings file (dotfiles), which stays a symlink", async () => {
+    const { project, options } = setup();
+    const dotfiles = temp("gem-inst-dotfiles-");
+    const target = join(dotfiles, "gemini-settings.json");
+    writeFileSync(target, '{\n  "ui": { "theme": "dark" }\n}\n');
+    mkdirSync(join(project, ".gemini"));
+    const link = join(project, ".gemini", "settings.json");
+    symlinkSync(target, link);
+    await installGemini(options);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    const installed = JSON.parse(readFileSync(target, "utf8"));
+    expect(installed.ui).toEqual({ theme: "dark" });
+    expect(installed.hooks).toBeDefined();
+    await uninstallGemini(options);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ ui: { theme: "dark" } });
+  });
+
   it("writes a portable command for a package in the project, keeps a tab-indented CRLF file's layout, and restores it byte for byte", async () => {
     const original = '{\r\n\t"model": {\r\n\t\t"name": "gemini-2.5-pro"\r\n\t}\r\n}\r\n';
     const { project, home, lines, options } = setup(original);
@@ -81,7 +107,7 @@ describe("installGemini / uninstallGemini", () => {
   it("refuses a file with comments or bad JSON and an unknown preset, changing nothing", async () => {
     const text = '{\n  // my settings\n  "model": {}\n}\n';
     const { options } = setup(text);
-    await expect(installGemini(options)).rejects.toThrow(/not plain JSON.*Nothing was changed/);
+    await expect(installGemini(options)).rejects.toThrow(/not valid JSON.*Nothing was changed/);
     await expect(installGemini({ ...options, preset: "fast" })).rejects.toThrow(
       /unknown preset "fast"/,
     );

@@ -1,8 +1,8 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { readJsonFile, writeJsonFile } from "../settings-file.js";
 import { geminiHookCommand } from "./command.js";
-import { readJsonFile, writeJsonFile } from "./json-file.js";
 import {
   type GeminiTarget,
   geminiSettingsPath,

@@ -78,7 +78,9 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
     return { path, value: JSON.parse(text), exists: true, layout: layoutOf(text) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${path} is not valid JSON (${reason}); fix it first, nothing was changed`);
+    throw new Error(
+      `${path} is not valid JSON (${reason}); comments are not kept by the installer, so edit it by hand or remove them first. Nothing was changed`,
+    );
   }
 }
 
