@@ -1,12 +1,10 @@
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   type CodexInstallOptions,
   installCodex,
   uninstallCodex,
 } from "../../hosts/codex/install.js";
 import type { CliIo } from "../io.js";
-import { runInstaller } from "./install-runner.js";
+import { parseProjectOrUserInstallArgs, runInstaller } from "./install-runner.js";
 
 export const CODEX_INSTALL_USAGE = `Usage: todo-continuation install codex [--project | --user] [options]
        todo-continuation uninstall codex [--project | --user]
@@ -32,33 +30,7 @@ export function parseCodexInstallArgs(
   argv: readonly string[],
   cwd: string,
 ): CodexInstallOptions & { help: boolean } {
-  const args = argv[0] === "codex" ? argv.slice(1) : [...argv];
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      project: { type: "boolean" },
-      user: { type: "boolean" },
-      "project-dir": { type: "string" },
-      preset: { type: "string" },
-      entry: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (positionals.length > 0) {
-    throw new Error(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  }
-  if (values.project === true && values.user === true) {
-    throw new Error("--project and --user name two config files; pass only one");
-  }
-  return {
-    target: values.user === true ? "user" : "project",
-    projectDir: resolve(cwd, values["project-dir"] ?? "."),
-    ...(values.preset !== undefined ? { preset: values.preset } : {}),
-    ...(values.entry !== undefined ? { entry: resolve(cwd, values.entry) } : {}),
-    help: values.help === true,
-  };
+  return parseProjectOrUserInstallArgs("codex", "config files", argv, cwd);
 }
 
 /** `install codex` / `uninstall codex` from a command line; resolves to the exit code. */

@@ -1,12 +1,10 @@
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   type GeminiInstallOptions,
   installGemini,
   uninstallGemini,
 } from "../../hosts/gemini/install.js";
 import type { CliIo } from "../io.js";
-import { runInstaller } from "./install-runner.js";
+import { parseProjectOrUserInstallArgs, runInstaller } from "./install-runner.js";
 
 export const GEMINI_INSTALL_USAGE = `Usage: todo-continuation install gemini [--project | --user] [options]
        todo-continuation uninstall gemini [--project | --user]
@@ -31,33 +29,7 @@ export function parseGeminiInstallArgs(
   argv: readonly string[],
   cwd: string,
 ): GeminiInstallOptions & { help: boolean } {
-  const args = argv[0] === "gemini" ? argv.slice(1) : [...argv];
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      project: { type: "boolean" },
-      user: { type: "boolean" },
-      "project-dir": { type: "string" },
-      preset: { type: "string" },
-      entry: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (positionals.length > 0) {
-    throw new Error(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  }
-  if (values.project === true && values.user === true) {
-    throw new Error("--project and --user name two settings files; pass only one");
-  }
-  return {
-    target: values.user === true ? "user" : "project",
-    projectDir: resolve(cwd, values["project-dir"] ?? "."),
-    ...(values.preset !== undefined ? { preset: values.preset } : {}),
-    ...(values.entry !== undefined ? { entry: resolve(cwd, values.entry) } : {}),
-    help: values.help === true,
-  };
+  return parseProjectOrUserInstallArgs("gemini", "settings files", argv, cwd);
 }
 
 /** `install gemini` / `uninstall gemini` from a command line; resolves to the exit code. */

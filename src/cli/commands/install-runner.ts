@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
 import type { CliIo } from "../io.js";
 
@@ -13,6 +15,55 @@ export interface InstallerSpec<O> {
   uninstall: (
     options: O & { env: Record<string, string | undefined>; out: (line: string) => void },
   ) => Promise<unknown>;
+}
+
+/** The options of a hook installer that writes either the project's or the user's file. */
+export interface ProjectOrUserInstallArgs {
+  target: "project" | "user";
+  projectDir: string;
+  preset?: string;
+  entry?: string;
+  help: boolean;
+}
+
+/**
+ * Parses `install|uninstall <host>` for hosts whose hooks live in a project
+ * or a user file (Codex, Gemini CLI); `argv` may start with the host's name.
+ * `files` names the two files in the error for passing both flags.
+ */
+export function parseProjectOrUserInstallArgs(
+  host: string,
+  files: string,
+  argv: readonly string[],
+  cwd: string,
+): ProjectOrUserInstallArgs {
+  const args = argv[0] === host ? argv.slice(1) : [...argv];
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      project: { type: "boolean" },
+      user: { type: "boolean" },
+      "project-dir": { type: "string" },
+      preset: { type: "string" },
+      entry: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (positionals.length > 0) {
+    throw new Error(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  }
+  if (values.project === true && values.user === true) {
+    throw new Error(`--project and --user name two ${files}; pass only one`);
+  }
+  return {
+    target: values.user === true ? "user" : "project",
+    projectDir: resolve(cwd, values["project-dir"] ?? "."),
+    ...(values.preset !== undefined ? { preset: values.preset } : {}),
+    ...(values.entry !== undefined ? { entry: resolve(cwd, values.entry) } : {}),
+    help: values.help === true,
+  };
 }
 
 /** An error's message without a `todo-continuation (host): ` prefix of its own (ours is added). */
