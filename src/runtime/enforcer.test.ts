@@ -157,6 +157,35 @@ describe("IdleEnforcer", () => {
     expect(countdownLeft[0]).toBeLessThanOrEqual(100);
   });
 
+  it("a host call that never answers drops that idle, and the next idle decides", async () => {
+    const store = new MemoryStore();
+    const runtime = new ContinuationRuntime({ store });
+    const delivered: Nudge[] = [];
+    const errors: string[] = [];
+    let hang = true;
+    const enforcer = new IdleEnforcer({
+      runtime,
+      scopeFor,
+      debounceMs: 1,
+      hostCallTimeoutMs: 50,
+      fetchTodos: () => (hang ? new Promise<Todo[]>(() => {}) : Promise.resolve(open)),
+      deliver: async (_id, nudge) => void delivered.push(nudge),
+      onError: (_id, error) => void errors.push((error as Error).message),
+    });
+    enforcers.push(enforcer);
+    await enforcer.userMessage("s1");
+    await runtime.setTodos(scopeFor("s1") as Scope, [{ content: "first", status: "pending" }]);
+    await enforcer.assistantMessage("s1", { stopReason: "stop" });
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(errors).toEqual(["reading the todo list did not answer within 50 ms; nothing was sent"]);
+    expect(delivered).toHaveLength(0);
+    hang = false;
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(1);
+  });
+
   it("a countdown that runs out delivers", async () => {
     const { enforcer, delivered, countdowns } = setup({ countdownMs: 20 });
     await earlyStop(enforcer, "s1");

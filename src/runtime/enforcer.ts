@@ -34,7 +34,18 @@ export interface IdleEnforcerOptions {
   sessionTtlMs?: number;
   /** Remove a deleted session's stored list and state too. Default true. */
   forgetDeletedSessions?: boolean;
+  /**
+   * How long the host may take to answer a question asked before a decision
+   * (the list, the signals, showing the countdown). Past it the idle is
+   * dropped as an error, nothing is sent, and the next idle asks again: a host
+   * call that never returns must not silence a session for good. Delivery has
+   * no limit: a nudge that may still arrive is never counted as failed.
+   * Default 30 s.
+   */
+  hostCallTimeoutMs?: number;
 }
+
+const DEFAULT_HOST_CALL_TIMEOUT_MS = 30_000;
 
 /** Per-session bookkeeping. Kept small: a busy server tracks thousands of these. */
 interface Track {
@@ -50,6 +61,13 @@ interface Track {
   agent: string | undefined;
   model: unknown;
   lastSeen: number;
+}
+
+class HostCallTimeout extends Error {
+  constructor(what: string, ms: number) {
+    super(`${what} did not answer within ${ms} ms; nothing was sent`);
+    this.name = "HostCallTimeout";
+  }
 }
 
 class CancelledDelivery extends Error {
@@ -235,8 +253,19 @@ export class IdleEnforcer {
     }
   }
 
+  /** A host call made before a decision, given `hostCallTimeoutMs` to answer. */
+  #ask<T>(what: string, call: () => T | Promise<T>): Promise<T> {
+    const ms = this.#o.hostCallTimeoutMs ?? DEFAULT_HOST_CALL_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HostCallTimeout(what, ms)), ms);
+      timer.unref();
+    });
+    return Promise.race([Promise.resolve().then(call), expired]).finally(() => clearTimeout(timer));
+  }
+
   async #signals(sessionId: string, track: Track): Promise<HostSignals> {
-    const host = (await this.#o.signals?.(sessionId)) ?? {};
+    const host = (await this.#ask("the host's signals", () => this.#o.signals?.(sessionId))) ?? {};
     return track.recovering ? { ...host, recovering: true } : host;
   }
 
@@ -269,7 +298,8 @@ export class IdleEnforcer {
     try {
       if (track.reminded) return;
       if (this.#o.fetchTodos) {
-        const todos = await this.#o.fetchTodos(sessionId);
+        const fetchTodos = this.#o.fetchTodos;
+        const todos = await this.#ask("reading the todo list", () => fetchTodos(sessionId));
         if (stale()) return;
         if (todos) await this.#o.runtime.setTodos(scope, todos);
       }
@@ -287,7 +317,7 @@ export class IdleEnforcer {
         // A retry after a provider error waits out its own backoff instead.
         if (preview.decision.action === "inject" && preview.decision.retry !== true) {
           const left = () => Math.max(0, countdownMs - (Date.now() - startedAt));
-          await this.#o.onCountdown?.(sessionId, left());
+          await this.#ask("showing the countdown", () => this.#o.onCountdown?.(sessionId, left()));
           // A cancel that landed while the notice was shown must not wait out the countdown.
           if (stale()) return;
           if (!(await this.#countdown(track, left())) || stale()) return;
