@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { installClaudeCode } from "../../cli/commands/install-claude-code.js";
 import type { DoctorFinding } from "../doctor.js";
 import { claudeCodeDoctor } from "./doctor.js";
+import { installClaudeCode } from "./install.js";
 
 const made: string[] = [];
 function temp(prefix: string): string {

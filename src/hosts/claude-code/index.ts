@@ -5,14 +5,6 @@
  */
 
 export {
-  type ClaudeCodeInstallOptions,
-  type ClaudeCodeInstallResult,
-  installClaudeCode,
-  type SettingsTarget,
-  settingsPath,
-  uninstallClaudeCode,
-} from "../../cli/commands/install-claude-code.js";
-export {
   HOOK_ARGS,
   type HookCommand,
   type HookCommandInput,
@@ -29,6 +21,14 @@ export {
   runHook,
 } from "./handler.js";
 export { HOOK_USAGE, type HookArgs, parseHookArgs, runClaudeCodeHook } from "./hook.js";
+export {
+  type ClaudeCodeInstallOptions,
+  type ClaudeCodeInstallResult,
+  installClaudeCode,
+  type SettingsTarget,
+  settingsPath,
+  uninstallClaudeCode,
+} from "./install.js";
 export {
   asksTheUser,
   hasBackgroundWork,

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { installOpenCode } from "../../cli/commands/install-opencode.js";
 import { openCodeDoctor } from "./doctor.js";
+import { installOpenCode } from "./install.js";
 
 const made: string[] = [];
 function temp(prefix: string): string {

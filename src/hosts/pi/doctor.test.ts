@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { installPi } from "../../cli/commands/install-pi.js";
 import { piDoctor } from "./doctor.js";
+import { installPi } from "./install.js";
 
 const made: string[] = [];
 function temp(prefix: string): string {

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { installClaudeCode } from "../../../src/cli/commands/install-claude-code.js";
 import { MISSING_SCRIPT_NOTE } from "../../../src/hosts/claude-code/command.js";
+import { installClaudeCode } from "../../../src/hosts/claude-code/install.js";
 import { reply, text, toolUse } from "../support/anthropic-server.js";
 import {
   answersNudge,

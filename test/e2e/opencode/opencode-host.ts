@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installOpenCode } from "../../../src/cli/commands/install-opencode.js";
+import { installOpenCode } from "../../../src/hosts/opencode/install.js";
 import type { OpenCodePluginOptions } from "../../../src/hosts/opencode/options.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 

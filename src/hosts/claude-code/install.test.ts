@@ -11,13 +11,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  installClaudeCode,
-  packageRootOf,
-  parseInstallArgs,
-  settingsPath,
-  uninstallClaudeCode,
-} from "./install-claude-code.js";
+import { parseInstallArgs } from "../../cli/commands/install-claude-code.js";
+import { installClaudeCode, packageRootOf, settingsPath, uninstallClaudeCode } from "./install.js";
 
 const made: string[] = [];
 /** A temp folder removed when the file's tests end. */

@@ -10,13 +10,8 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  installPi,
-  isOurPiEntry,
-  parsePiInstallArgs,
-  piSettingsPath,
-  uninstallPi,
-} from "./install-pi.js";
+import { parsePiInstallArgs } from "../../cli/commands/install-pi.js";
+import { installPi, isOurPiEntry, piSettingsPath, uninstallPi } from "./install.js";
 
 const made: string[] = [];
 function temp(prefix: string): string {

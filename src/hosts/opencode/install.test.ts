@@ -4,12 +4,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  installOpenCode,
-  OPENCODE_PLUGIN_FILE,
   parseOpenCodeInstallArgs,
   runOpenCodeInstallCommand,
-  uninstallOpenCode,
-} from "./install-opencode.js";
+} from "../../cli/commands/install-opencode.js";
+import { installOpenCode, OPENCODE_PLUGIN_FILE, uninstallOpenCode } from "./install.js";
 
 const dirs: string[] = [];
 afterEach(() => {

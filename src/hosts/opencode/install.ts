@@ -1,0 +1,206 @@
+import { existsSync } from "node:fs";
+import { readFile, unlink } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeTextFile } from "../settings-file.js";
+import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
+
+/** Which OpenCode config folder: the project's `.opencode/` or the user's. */
+export type OpenCodeInstallTarget = "project" | "user";
+
+export interface OpenCodeInstallOptions {
+  /** Default "project": `<project>/.opencode/plugins/`. */
+  target?: OpenCodeInstallTarget;
+  /** Default: the current folder. */
+  projectDir?: string;
+  /** Environment (HOME, XDG_CONFIG_HOME). Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Plugin options written into the plugin file (validated here). */
+  pluginOptions?: OpenCodePluginOptions;
+  /** Root of the installed package. Default: this module's package. */
+  packageRoot?: string;
+  /** Where the change report goes, one line per call. Default: stdout. */
+  out?: (line: string) => void;
+}
+
+export interface OpenCodeInstallResult {
+  pluginPath: string;
+  /** What changed, one line each; empty when nothing did. */
+  changes: string[];
+  /** The module the plugin file imports (install), or null (uninstall). */
+  specifier: string | null;
+  /** Whether the plugin file works from any clone of the project. */
+  portable: boolean;
+}
+
+/** The file's name in OpenCode's plugin folder. */
+export const OPENCODE_PLUGIN_FILE = "todo-continuation.js";
+
+/** The first line of every file we write: how uninstall knows a file is ours. */
+const MARKER =
+  "// todo-continuation: OpenCode plugin, written by `todo-continuation install opencode`.";
+
+/** The package subpath that exports the plugin. */
+const PACKAGE_SPECIFIER = "todo-continuation/opencode";
+
+/** OpenCode loads `plugin/` and `plugins/` alike; we write to the second and clean both. */
+const PLUGIN_FOLDERS = ["plugins", "plugin"] as const;
+
+/** This package's root: `dist/hosts/opencode` (or `src/hosts/opencode`) is three levels down. */
+function packageRootOf(moduleUrl: string = import.meta.url): string {
+  return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
+}
+
+/** OpenCode's config folder for a target: `<project>/.opencode` or `$XDG_CONFIG_HOME/opencode`. */
+export function openCodeConfigDir(
+  target: OpenCodeInstallTarget,
+  project: string,
+  env: Record<string, string | undefined>,
+): string {
+  if (target === "project") return join(project, ".opencode");
+  const xdg = env.XDG_CONFIG_HOME;
+  const home = env.HOME?.trim() ? env.HOME : homedir();
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".config"), "opencode");
+}
+
+/**
+ * The module the plugin file imports. The package name when OpenCode can
+ * resolve it from the plugin folder (node_modules above it): that survives
+ * upgrades and, inside the project, any clone. Otherwise this package's built
+ * entry by absolute path, which works offline but only on this machine.
+ */
+export function pluginSpecifier(
+  pluginDir: string,
+  project: string,
+  packageRoot: string,
+): { specifier: string; portable: boolean } {
+  for (let dir = pluginDir; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "node_modules", "todo-continuation", "package.json"))) {
+      const inside =
+        !relative(project, dir).startsWith("..") && !isAbsolute(relative(project, dir));
+      return { specifier: PACKAGE_SPECIFIER, portable: inside };
+    }
+    if (dirname(dir) === dir) break;
+  }
+  const entry = join(packageRoot, "dist", "hosts", "opencode", "index.js");
+  if (!existsSync(entry)) {
+    throw new Error(
+      `${entry} does not exist; build the package first (npm run build), nothing was changed`,
+    );
+  }
+  return { specifier: pathToFileURL(entry).href, portable: false };
+}
+
+/** The plugin file: imports our plugin and passes it the options chosen at install time. */
+export function pluginFileContent(specifier: string, options: OpenCodePluginOptions): string {
+  return [
+    MARKER,
+    "// `todo-continuation uninstall opencode` removes it. OpenCode calls every export of this",
+    "// file as a plugin, so it exports only that. Options: see the todo-continuation README.",
+    `import { TodoContinuation as plugin } from ${JSON.stringify(specifier)};`,
+    "",
+    `const options = ${JSON.stringify(options)};`,
+    "",
+    "export const TodoContinuation = (input, extra) => plugin(input, { ...options, ...(extra ?? {}) });",
+    "",
+  ].join("\n");
+}
+
+async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Replaces the file atomically (OpenCode never loads half a plugin), through a symlink. */
+const writeAtomically = writeTextFile;
+
+function defaults(options: OpenCodeInstallOptions) {
+  const env = options.env ?? process.env;
+  const project = resolve(options.projectDir ?? process.cwd());
+  const target = options.target ?? "project";
+  if (target !== "project" && target !== "user") {
+    throw new Error(`target must be "project" or "user", got ${JSON.stringify(target)}`);
+  }
+  const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  const configDir = openCodeConfigDir(target, project, env);
+  return { env, project, target, out, configDir };
+}
+
+/**
+ * Writes our plugin file into OpenCode's plugin folder (no network: it
+ * imports the package already on this machine) and prints what changed.
+ * Idempotent: a second run with the same options changes nothing. A file of
+ * the same name that we did not write is left alone, with an error.
+ */
+export async function installOpenCode(
+  options: OpenCodeInstallOptions = {},
+): Promise<OpenCodeInstallResult> {
+  const pluginOptions = options.pluginOptions ?? {};
+  parseOpenCodeOptions(pluginOptions);
+  const { project, out, configDir } = defaults(options);
+  const pluginDir = join(configDir, "plugins");
+  const pluginPath = join(pluginDir, OPENCODE_PLUGIN_FILE);
+  const { specifier, portable } = pluginSpecifier(
+    pluginDir,
+    project,
+    options.packageRoot ?? packageRootOf(),
+  );
+  const content = pluginFileContent(specifier, pluginOptions);
+  const existing = await readIfPresent(pluginPath);
+  if (existing !== null && !existing.startsWith(MARKER)) {
+    throw new Error(
+      `${pluginPath} exists and was not written by todo-continuation; move it away first, nothing was changed`,
+    );
+  }
+  const changes: string[] = [];
+  if (existing !== content) {
+    await writeAtomically(pluginPath, content);
+    changes.push(`${existing === null ? "added" : "updated"} ${pluginPath}`);
+  }
+  const legacy = join(configDir, "plugin", OPENCODE_PLUGIN_FILE);
+  if ((await readIfPresent(legacy))?.startsWith(MARKER)) {
+    await unlink(legacy);
+    changes.push(`removed the older copy ${legacy}`);
+  }
+  if (changes.length === 0) {
+    out(`OpenCode plugin already installed at ${pluginPath}; nothing changed.`);
+  } else {
+    for (const change of changes) out(change.charAt(0).toUpperCase() + change.slice(1));
+  }
+  out(`The plugin imports ${specifier}`);
+  if (!portable && options.target !== "user") {
+    out(
+      "Note: this path is on this machine only. Add todo-continuation to the project's " +
+        "devDependencies and install again for a plugin file that works from any clone.",
+    );
+  }
+  return { pluginPath, changes, specifier, portable };
+}
+
+/** Removes only files we wrote from OpenCode's plugin folders and prints what changed. */
+export async function uninstallOpenCode(
+  options: OpenCodeInstallOptions = {},
+): Promise<OpenCodeInstallResult> {
+  const { out, configDir } = defaults(options);
+  const pluginPath = join(configDir, "plugins", OPENCODE_PLUGIN_FILE);
+  const changes: string[] = [];
+  for (const folder of PLUGIN_FOLDERS) {
+    const path = join(configDir, folder, OPENCODE_PLUGIN_FILE);
+    const text = await readIfPresent(path);
+    if (text === null) continue;
+    if (!text.startsWith(MARKER)) {
+      out(`Left ${path} alone: todo-continuation did not write it.`);
+      continue;
+    }
+    await unlink(path);
+    changes.push(`removed ${path}`);
+  }
+  if (changes.length === 0) out(`No todo-continuation plugin in ${configDir}; nothing changed.`);
+  else for (const change of changes) out(change.charAt(0).toUpperCase() + change.slice(1));
+  return { pluginPath, changes, specifier: null, portable: false };
+}
