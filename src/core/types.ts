@@ -240,7 +240,9 @@ export type SkipReason =
   | "max-wall-clock"
   | "too-many-incomplete"
   | "stagnation"
-  | "cooldown";
+  | "cooldown"
+  /** Never returned by `decide`: the wake loop's own budget for one activation ran out. */
+  | "wake-budget";
 
 /** Facts only the host knows at decision time. Absent means "no". */
 export interface HostSignals {

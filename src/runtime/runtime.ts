@@ -384,6 +384,20 @@ export class ContinuationRuntime {
     this.#onDecision?.(scope, failure);
   }
 
+  /**
+   * Logs a skip decided outside the engine (the wake loop's budget), on the
+   * stored list and state, which it leaves as they are.
+   */
+  async recordSkip(scope: Scope, reason: SkipReason, trigger: string): Promise<void> {
+    const now = this.#now();
+    const entry = await this.store.transact(scope, (snap) => {
+      const skip: Decision = { action: "skip", reason, state: snap.state };
+      const entry = decisionLogEntry(skip, summarize(snap.todos), null, trigger, now);
+      return { log: [entry], result: entry };
+    });
+    this.#onDecision?.(scope, entry);
+  }
+
   async pushReminder(scope: Scope, reminder: { kind: Reminder["kind"]; text: string }) {
     const now = this.#now();
     await this.#updateState(scope, (state) => pushReminder(state, { ...reminder, at: now }));

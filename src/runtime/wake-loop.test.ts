@@ -84,6 +84,14 @@ describe("runWakeLoop", () => {
     });
     expect(result.state).toBe("idle");
     expect(result.cycles).toBe(2);
+    expect(result.stoppedBy).toBe("wake-budget");
+    // The log says why the loop stopped after its last nudge, and the state is left as it was.
+    const stateBefore = (await runtime.store.read(scope)).state;
+    const log = await runtime.store.readLog(scope);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "inject", "wake-budget"]);
+    // Three turns each closed one of ten items.
+    expect(log.at(-1)).toMatchObject({ action: "skip", trigger: "wake", actionable: 7 });
+    expect((await runtime.store.read(scope)).state).toEqual(stateBefore);
     expect(budget.remaining).toBe(0);
     budget.reset();
     expect(budget.remaining).toBe(3);

@@ -65,7 +65,7 @@ export type WakeState = "idle" | "dormant" | "parked";
  * Why the loop ended, always set: the engine's skip reason, or `parked` (the
  * turn waits on someone), `nothing-actionable` (no open todo can be worked),
  * `wake-budget` (the re-entries allowed this activation are spent, before the
- * engine was asked), `not-delivered` (the nudge could not be handed on).
+ * engine was asked; logged as a skip with that reason), `not-delivered` (the nudge could not be handed on).
  */
 export type WakeStop =
   | SkipReason
@@ -109,6 +109,8 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
       return { state: "dormant", cycles, lastSkip: null, stoppedBy: "nothing-actionable" };
     }
     if (budget.remaining === 0) {
+      // Logged, so `why` and `log` say why the loop stopped after its last nudge.
+      await runtime.recordSkip(scope, "wake-budget", "wake");
       return { state: "idle", cycles, lastSkip: null, stoppedBy: "wake-budget" };
     }
     const result = await runtime.runIdle(scope, {

@@ -41,6 +41,7 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   "too-many-incomplete": "too many open items",
   stagnation: "no progress",
   cooldown: "cooling down after failed deliveries",
+  "wake-budget": "wake budget of this activation used up",
 };
 
 /**
@@ -111,6 +112,8 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
           : "changed";
       return `The list has not ${progress} over the last ${plural(count, "nudge")} (limit ${limits.stagnationLimit}); the agent is not making progress, so nudging stopped until the user speaks.`;
     }
+    case "wake-budget":
+      return "The wake loop used every re-entry its shared budget allows for this activation (replies and subagent completions draw on it too); the next activation, a real user message, starts with a fresh budget.";
     case "cooldown": {
       const failures = episode?.failures ?? 0;
       if (failures >= limits.maxDeliveryFailures) {
