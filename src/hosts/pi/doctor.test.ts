@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { piDoctor } from "./doctor.js";
 import { installPi } from "./install.js";
@@ -52,6 +52,38 @@ describe("piDoctor", () => {
       ["version", false],
       ["loadable", true],
     ]);
+  });
+
+  it("under pi 1.x, says whether pi trusts the project whose settings list the extension", async () => {
+    const ctx = world("1.3.0");
+    await installPi({ target: "project", projectDir: ctx.cwd, env: ctx.env, out: () => {} });
+    const trust = async () => (await piDoctor(ctx)).find((f) => f.check === "trust");
+    // Never asked: `pi -p` skips the project's settings.
+    expect(await trust()).toMatchObject({ ok: false, fix: expect.stringContaining("/trust") });
+    expect((await trust())?.message).toContain("has not been told to trust");
+    // Trusted through a parent folder, as pi's "Trust parent folder" writes it.
+    const store = join(ctx.home, ".pi", "agent", "trust.json");
+    mkdirSync(dirname(store), { recursive: true });
+    writeFileSync(store, JSON.stringify({ [dirname(realpathSync(ctx.cwd))]: true }));
+    expect(await trust()).toMatchObject({ ok: true });
+    // The project's own "Do not trust" wins over the parent's.
+    writeFileSync(
+      store,
+      JSON.stringify({ [dirname(realpathSync(ctx.cwd))]: true, [realpathSync(ctx.cwd)]: false }),
+    );
+    expect(await trust()).toMatchObject({ ok: false });
+    expect((await trust())?.message).toContain("ignores this project's .pi/settings.json");
+    writeFileSync(store, "{not json");
+    expect((await trust())?.fix).toBe(`fix the JSON in ${store}`);
+  });
+
+  it("pi 0.x and user installs have no project trust to check", async () => {
+    const old = world("0.73.1");
+    await installPi({ target: "project", projectDir: old.cwd, env: old.env, out: () => {} });
+    expect((await piDoctor(old)).map((f) => f.check)).not.toContain("trust");
+    const user = world("1.3.0");
+    await installPi({ target: "user", env: user.env, out: () => {} });
+    expect((await piDoctor(user)).map((f) => f.check)).not.toContain("trust");
   });
 
   it("says nothing without pi or our entry", async () => {

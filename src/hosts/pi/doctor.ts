@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
@@ -73,10 +74,71 @@ async function entries(ctx: DoctorContext): Promise<{ found: Entry[]; problems: 
   return { found, problems };
 }
 
+/** The first pi that loads a project's `.pi/settings.json` only in a trusted project. */
+const FIRST_TRUSTING_PI = versionOf("1.0.0");
+
 /**
- * pi: its version against the supported minimum, and every `extensions`
- * entry of ours in its settings: the file pi resolves it to present and
- * loadable.
+ * pi 1.x's decision for a folder, as pi makes it: the nearest entry for the
+ * folder (its real path) or one of its parents in `<agent dir>/trust.json`.
+ */
+async function trustOf(
+  cwd: string,
+  agentDir: string,
+): Promise<{ decision: boolean | null; path: string | null; store: string; broken?: string }> {
+  const store = join(agentDir, "trust.json");
+  const read = await readJson(store);
+  if (read.kind === "invalid") return { decision: null, path: null, store, broken: read.reason };
+  const data = read.kind === "ok" ? (read.value as Record<string, unknown>) : {};
+  let folder: string;
+  try {
+    folder = realpathSync(cwd);
+  } catch {
+    folder = resolve(cwd);
+  }
+  for (;;) {
+    const value = data[folder];
+    if (value === true || value === false) return { decision: value, path: folder, store };
+    const parent = dirname(folder);
+    if (parent === folder) return { decision: null, path: null, store };
+    folder = parent;
+  }
+}
+
+function trustFinding(trust: Awaited<ReturnType<typeof trustOf>>, cwd: string): DoctorFinding {
+  const fix = "run /trust in pi in this folder once (or start pi with --approve)";
+  if (trust.broken !== undefined) {
+    return {
+      host: HOST,
+      check: "trust",
+      ok: false,
+      message: `${trust.store} is not valid JSON (${trust.broken.slice(0, 200)}); pi 1.x cannot tell whether it trusts ${cwd}`,
+      fix: `fix the JSON in ${trust.store}`,
+    };
+  }
+  if (trust.decision === true) {
+    return {
+      host: HOST,
+      check: "trust",
+      ok: true,
+      message: `pi trusts ${trust.path} (${trust.store}), so it loads this project's .pi/settings.json`,
+    };
+  }
+  return {
+    host: HOST,
+    check: "trust",
+    ok: false,
+    message:
+      trust.decision === false
+        ? `pi is told not to trust ${trust.path} (${trust.store}): it ignores this project's .pi/settings.json and runs without todo tools`
+        : `pi has not been told to trust ${cwd} yet: until then \`pi -p\` ignores this project's .pi/settings.json (an interactive pi asks first)`,
+    fix,
+  };
+}
+
+/**
+ * pi: its version against the supported minimum, every `extensions` entry
+ * of ours in its settings (the file pi resolves it to present and loadable),
+ * and for a project entry under pi 1.x, whether pi trusts the project.
  */
 export const piDoctor: DoctorCheck = async (ctx) => {
   const { found, problems } = await entries(ctx);
@@ -118,6 +180,17 @@ export const piDoctor: DoctorCheck = async (ctx) => {
         "no todo-continuation extension in pi's settings (todo-continuation install pi adds it)",
     });
     return findings;
+  }
+  // pi 1.x reads a project's settings (and so our entry) only in a trusted project.
+  if (
+    version !== null &&
+    compareVersions(version, FIRST_TRUSTING_PI) >= 0 &&
+    found.some((entry) => entry.target === "project")
+  ) {
+    const home = homeOf(ctx.env, ctx.home);
+    findings.push(
+      trustFinding(await trustOf(ctx.cwd, piAgentDir({ ...ctx.env, HOME: home })), ctx.cwd),
+    );
   }
   for (const entry of found) {
     const fix = `todo-continuation install pi --${entry.target}`;

@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
@@ -97,6 +97,48 @@ describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
     expect(run.code, run.stderr).toBe(0);
     assertContinued(world, run.stdout);
   });
+
+  it.runIf(host.trust.length > 0)(
+    "doctor's trust verdict is what pi does: untrusted runs without todo tools, trusted loads them",
+    async () => {
+      const { bin, pathPrefix } = await setup();
+      // No --approve: pi decides from its trust store alone.
+      world = await createPiWorld(bin, { extension: "settings", pathPrefix });
+      mkdirSync(join(world.workDir, "node_modules"));
+      symlinkSync(REPO_ROOT, join(world.workDir, "node_modules", "todo-continuation"));
+      install(world, ["--project"]);
+      const w = world;
+      const doctor = () => {
+        const run = spawnSync(process.execPath, [CLI, "doctor", "--json"], {
+          cwd: w.workDir,
+          env: { ...w.env, PATH: [dirname(bin), ...pathPrefix, process.env.PATH ?? ""].join(":") },
+          encoding: "utf8",
+        });
+        const findings = JSON.parse(run.stdout).findings as { check: string; ok: boolean }[];
+        return findings.find((f) => f.check === "trust");
+      };
+      expect(doctor()).toMatchObject({ ok: false });
+      w.server.script([textReply("No tools here.")]);
+      const untrusted = await w.print("Build it.");
+      expect(untrusted.code, untrusted.stderr).toBe(0);
+      const tools = (i: number) =>
+        w.server.chatRequests()[i]?.body.tools?.map((t) => t.function.name);
+      // pi ran and asked the model, without the extension's tool.
+      expect(w.server.chatRequests()).toHaveLength(1);
+      expect(tools(0) ?? []).not.toContain("todo_write");
+
+      // What pi's /trust writes: the project's real path, true.
+      writeFileSync(
+        join(w.agentDir, "trust.json"),
+        `${JSON.stringify({ [realpathSync(w.workDir)]: true }, null, 2)}\n`,
+      );
+      expect(doctor()).toMatchObject({ ok: true });
+      script(w);
+      const trusted = await w.print("Build it.");
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(tools(1)).toContain("todo_write");
+    },
+  );
 
   it("--user: pi loads the extension in any project", async () => {
     const { bin, pathPrefix } = await setup();
