@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { runHookProcess } from "./hook-entry.js";
 
 /** Host names as they appear in bundle file names; anything else is never a file name. */
@@ -7,6 +8,14 @@ function bundleOf(host: string | undefined): URL | null {
   return host !== undefined && HOST_NAME.test(host)
     ? new URL(`../hook/${host}.js`, import.meta.url)
     : null;
+}
+
+/** Whether `error` says that `file` itself does not exist (not a module it imports). */
+function isMissing(error: unknown, file: URL): boolean {
+  if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") return false;
+  // Node names the missing module by URL (`url`) and, in its message, by its decoded path.
+  if ((error as { url?: unknown }).url === file.href) return true;
+  return String((error as Error).message).includes(`'${fileURLToPath(file)}'`);
 }
 
 /**
@@ -24,10 +33,7 @@ export async function loadHookProcess(host: string | undefined): Promise<typeof 
       return ((await import(bundle.href)) as { runHookProcess: typeof runHookProcess })
         .runHookProcess;
     } catch (error) {
-      const missing =
-        (error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" &&
-        String((error as Error).message).includes(bundle.pathname);
-      if (!missing) throw error;
+      if (!isMissing(error, bundle)) throw error;
     }
   }
   return (await import("./hook-entry.js")).runHookProcess;
