@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -56,6 +56,46 @@ describe("handleGeminiHookEvent", () => {
     expect(JSON.parse(done.stdout)).toEqual({});
     const log = await w.store.readLog(geminiScope("s1"));
     expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "no-incomplete-todos"]);
+  });
+
+  it("charges the turn's tokens from the session file, only the replies since the last hook", async () => {
+    const w = world();
+    const root = mkdtempSync(join(tmpdir(), "gem-handler-spend-"));
+    roots.push(root);
+    const transcript = join(root, "session.jsonl");
+    const reply = (id: string, ms: number, input: number, output: number) =>
+      JSON.stringify({
+        id,
+        timestamp: new Date(ms).toISOString(),
+        type: "gemini",
+        tokens: { input, output, cached: 0, thoughts: 0, tool: 0 },
+      });
+    // A reply from before the user's prompt (the world's clock starts at 1,000,000 ms).
+    writeFileSync(transcript, `${reply("old", 500_000, 50_000, 5_000)}\n`);
+    await w.prompt("Build it.");
+    await w.write([{ description: "Parse", status: "in_progress" }]);
+    writeFileSync(
+      transcript,
+      `${reply("old", 500_000, 50_000, 5_000)}\n${reply("g1", 1_001_500, 1_200, 80)}\n`,
+      {
+        flag: "w",
+      },
+    );
+    const stop = (text: string) =>
+      w.send({
+        hook_event_name: "AfterAgent",
+        prompt: "go",
+        prompt_response: text,
+        transcript_path: transcript,
+      });
+    expect(blocks((await stop("I stop here.")).stdout)).toBe(true);
+    const after = (await w.store.read(geminiScope("s1"))).state;
+    expect(after.lastOutcome?.usage).toMatchObject({ input: 1_200, output: 80 });
+    // The next turn is charged its own reply only.
+    writeFileSync(transcript, `${reply("g2", 1_010_000, 300, 20)}\n`, { flag: "a" });
+    await stop("I stop here again.");
+    const next = (await w.store.read(geminiScope("s1"))).state;
+    expect(next.lastOutcome?.usage).toMatchObject({ input: 300, output: 20 });
   });
 
   it("says nothing for a session that never wrote a list", async () => {

@@ -12,6 +12,7 @@ import {
   todosAfterTool,
 } from "./todos.js";
 import { isRealUserPrompt, lastMessageOf, nudgeReason, stopReasonOf, turnIdOf } from "./turn.js";
+import { readSessionSpend } from "./usage.js";
 
 /** The host name in scope keys: `session/gemini.<session id>`. */
 export const GEMINI_HOST = "gemini";
@@ -24,6 +25,8 @@ export interface GeminiHookOptions {
   now?: () => number;
   /** A closing question counts as waiting for the user. Default true. */
   waitOnQuestions?: boolean;
+  /** Reads a turn's token spend from the session file; injectable for tests. */
+  readSpend?: typeof readSessionSpend;
 }
 
 /** What the hook process prints and exits with. */
@@ -158,6 +161,9 @@ async function afterAgent(
   // A session that never wrote a todo has nothing to decide.
   if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
   const stopReason = stopReasonOf(event.promptResponse);
+  // The replies since the previous AfterAgent (or the user's prompt) are this turn's.
+  const since = before.state.lastOutcome?.endedAt ?? before.state.lastUserTurnAt ?? 0;
+  const usage = await (options.readSpend ?? readSessionSpend)(event.transcriptPath, since);
   const message = lastMessageOf(event.promptResponse);
   const runtime = runtimeOf(options, closeInstructionFor(familyOfList(before.todos.todos)));
   // The outcome is recorded in the decision's own transaction: one write per AfterAgent.
@@ -167,6 +173,7 @@ async function afterAgent(
       turnId: turnIdOf(event.promptResponse, before.todosRevision),
       stopReason,
       injected: event.stopHookActive,
+      ...(usage !== null ? { usage } : {}),
     },
     signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
     deliver: (nudge) => {

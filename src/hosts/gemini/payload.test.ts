@@ -12,6 +12,7 @@ describe("parseGeminiHookInput", () => {
       kind: "BeforeAgent",
       sessionId: "s-1",
       cwd: "/p",
+      transcriptPath: "/t.jsonl",
       prompt: "do it",
     });
     const after = parseGeminiHookObject({

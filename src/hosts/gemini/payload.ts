@@ -8,6 +8,8 @@
 export interface GeminiHookBase {
   sessionId: string;
   cwd: string | null;
+  /** The session file the CLI records the conversation in (with each reply's tokens). */
+  transcriptPath: string | null;
 }
 
 export type KnownGeminiEvent = GeminiHookBase &
@@ -102,6 +104,7 @@ export function parseGeminiHookObject(raw: Record<string, unknown>): GeminiHookE
   const base: GeminiHookBase = {
     sessionId: requiredString(raw, "session_id"),
     cwd: optionalString(raw, "cwd"),
+    transcriptPath: optionalString(raw, "transcript_path"),
   };
   switch (name) {
     case "BeforeAgent":

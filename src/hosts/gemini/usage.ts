@@ -1,0 +1,111 @@
+import { open } from "node:fs/promises";
+import type { TokenUsage } from "../../core/types.js";
+
+/**
+ * Token spend of a Gemini CLI turn, from the session file the CLI records
+ * (`transcript_path` in every hook payload). The CLI writes each model reply
+ * there with its `tokens` (`input`, `output`, `cached`, `thoughts`, `tool`)
+ * before the turn's AfterAgent. Gemini CLI 0.61 writes JSON Lines (a message
+ * again whenever it changes, the last copy counts); older releases one JSON
+ * document with a `messages` array. Both are read.
+ */
+
+/** A session file larger than this is not read: its spend counts as unknown. */
+export const MAX_SESSION_FILE_BYTES = 64 * 1024 * 1024;
+
+interface RecordedMessage {
+  id: string;
+  type: unknown;
+  timestamp: unknown;
+  tokens: unknown;
+}
+
+function isMessage(value: unknown): value is RecordedMessage {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { id?: unknown }).id === "string" &&
+    "type" in value
+  );
+}
+
+/** The messages of a session file's text, last copy of each id winning, in first-seen order. */
+export function sessionMessages(text: string): RecordedMessage[] {
+  const byId = new Map<string, RecordedMessage>();
+  const add = (value: unknown) => {
+    if (isMessage(value)) byId.set(value.id, value);
+  };
+  const whole = (() => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  })();
+  const messages = (whole as { messages?: unknown } | undefined)?.messages;
+  if (Array.isArray(messages)) {
+    for (const message of messages) add(message);
+    return [...byId.values()];
+  }
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      add(JSON.parse(line));
+    } catch {
+      // A line torn by a write in progress: not a message yet.
+    }
+  }
+  return [...byId.values()];
+}
+
+const count = (value: unknown): number =>
+  typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+
+/**
+ * What the model replies recorded at or after `since` (ms) spent: uncached
+ * and tool-use prompt tokens as input, output and thinking as output, cached
+ * prompt tokens as cache reads. Null when no reply since then carries tokens.
+ */
+export function spendOf(messages: readonly RecordedMessage[], since: number): TokenUsage | null {
+  let input = 0;
+  let output = 0;
+  let cacheRead = 0;
+  let seen = false;
+  for (const message of messages) {
+    if (message.type !== "gemini" || typeof message.tokens !== "object" || message.tokens === null)
+      continue;
+    const at = typeof message.timestamp === "string" ? Date.parse(message.timestamp) : Number.NaN;
+    // A reply without a readable time is not charged: it cannot be placed in a turn.
+    if (!(at >= since)) continue;
+    const t = message.tokens as Record<string, unknown>;
+    const cached = count(t.cached);
+    input += Math.max(0, count(t.input) - cached) + count(t.tool);
+    output += count(t.output) + count(t.thoughts);
+    cacheRead += cached;
+    seen = true;
+  }
+  if (!seen) return null;
+  return { input, output, cacheRead, cacheWrite: 0, total: input + output + cacheRead };
+}
+
+/** The spend recorded in the session file at `path` since `since`; null when unknown. */
+export async function readSessionSpend(
+  path: string | null,
+  since: number,
+): Promise<TokenUsage | null> {
+  if (path === null) return null;
+  let text: string;
+  try {
+    const file = await open(path, "r");
+    try {
+      if ((await file.stat()).size > MAX_SESSION_FILE_BYTES) return null;
+      text = await file.readFile("utf8");
+    } finally {
+      await file.close();
+    }
+  } catch {
+    // No session file (recording off, or a path from elsewhere): the spend is unknown.
+    return null;
+  }
+  return spendOf(sessionMessages(text), since);
+}
