@@ -75,7 +75,7 @@ describe("Gemini CLI session files", () => {
         },
       ),
     );
-    const odd = [reply("g1", 1, { input: -5, output: Number.NaN, cached: 2.7, thoughts: 1e400 })];
+    const odd = [reply("g1", 1, { input: -5, output: Number.NaN, cached: 2.7, thoughts: 2 ** 60 })];
     expect(spendOf(sessionMessages(JSON.stringify({ messages: odd })), 0)).toEqual({
       input: 0,
       output: 0,

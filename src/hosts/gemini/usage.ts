@@ -58,8 +58,11 @@ export function sessionMessages(text: string): RecordedMessage[] {
   return [...byId.values()];
 }
 
+/** A recorded count as a whole number; anything else (negative, not a number, absurd) is 0. */
 const count = (value: unknown): number =>
-  typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+  typeof value === "number" && value > 0 && Number.isSafeInteger(Math.floor(value))
+    ? Math.floor(value)
+    : 0;
 
 /**
  * What the model replies recorded at or after `since` (ms) spent: uncached
