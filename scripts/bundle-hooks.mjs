@@ -21,6 +21,13 @@ const out = `${dist}hook`;
 const postgres = `${dist}store/postgres/index.js`;
 const ENTRY = "\0hook-entry";
 
+// A host added to the table the hook command reads must get its bundle too.
+const { HOOK_RUNNERS } = await import(`${dist}hosts/hooks.js`);
+const missing = Object.keys(HOOK_RUNNERS).filter((host) => !Object.hasOwn(HOSTS, host));
+if (missing.length > 0) {
+  throw new Error(`bundle-hooks: add ${missing.join(", ")} to HOSTS (the host's hook runner)`);
+}
+
 rmSync(out, { recursive: true, force: true });
 for (const [host, runner] of Object.entries(HOSTS)) {
   await build({

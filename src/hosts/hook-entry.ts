@@ -2,11 +2,12 @@ import { processHookIo } from "./hook-process.js";
 import { loadHookRunner } from "./hooks.js";
 
 /**
- * Runs `hook <host> [args]` in this process: the entry the package's
- * `scripts/bundle-hooks.mjs` bundles into `dist/hook/`, so a hook process
- * reads a handful of files instead of some fifty modules. Resolves null when
- * `host` has no hook, so the caller can fall back to the full CLI (which says
- * which hosts exist).
+ * Runs `hook <host> [args]` in this process, from the separate modules. The
+ * build's one-file bundles (`dist/hook/<host>.js`, written by
+ * `scripts/bundle-hooks.mjs`) export this same function for one host each;
+ * this one serves when there is no bundle. Resolves null when `host` has no
+ * hook, so the caller can fall back to the full CLI (which says which hosts
+ * exist).
  */
 export async function runHookProcess(
   host: string | undefined,
