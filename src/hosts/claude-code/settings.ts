@@ -1,3 +1,4 @@
+import { mergeEventHooks } from "../hook-settings.js";
 import { compareVersions, type Version, versionOf } from "../version.js";
 import { isOurCommand } from "./command.js";
 import { LIST_TOOLS } from "./todos.js";
@@ -123,15 +124,6 @@ function isOurHandler(handler: unknown): boolean {
   return isObject(handler) && handler.type === "command" && isOurCommand(handler.command);
 }
 
-function sameMatcher(group: Json, spec: HookSpec): boolean {
-  const matcher = group.matcher === undefined || group.matcher === "" ? undefined : group.matcher;
-  return matcher === spec.matcher;
-}
-
-function label(spec: HookSpec): string {
-  return spec.matcher === undefined ? `${spec.event} hook` : `${spec.event} hook (${spec.matcher})`;
-}
-
 /**
  * Adds our hooks, or brings them up to date. Per event: the first group with
  * our matcher holding our handler keeps one handler with the new command;
@@ -148,43 +140,14 @@ export function mergeHooks(
   const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
   const changes: string[] = [];
   for (const spec of specs) {
-    const groups = (hooks[spec.event] ?? []) as Json[];
-    let kept = false;
-    let updated = false;
-    let removed = 0;
-    const next: Json[] = [];
-    for (const group of groups) {
-      const handlers = (group.hooks ?? []) as unknown[];
-      if (!handlers.some(isOurHandler)) {
-        next.push(group);
-        continue;
-      }
-      const out: unknown[] = [];
-      for (const handler of handlers) {
-        if (!isOurHandler(handler)) {
-          out.push(handler);
-        } else if (!kept && sameMatcher(group, spec)) {
-          kept = true;
-          const wanted = handlerOf(command);
-          if (JSON.stringify(handler) !== JSON.stringify(wanted)) updated = true;
-          out.push(wanted);
-        } else {
-          removed++;
-        }
-      }
-      if (out.length > 0) next.push({ ...group, hooks: out });
-    }
-    if (!kept) {
-      next.push({
-        ...(spec.matcher === undefined ? {} : { matcher: spec.matcher }),
-        hooks: [handlerOf(command)],
-      });
-      changes.push(`added ${label(spec)}`);
-    } else if (updated) {
-      changes.push(`updated ${label(spec)}`);
-    }
-    if (removed > 0) changes.push(`removed ${removed} outdated ${spec.event} hook(s) of ours`);
-    hooks[spec.event] = next;
+    const merged = mergeEventHooks(
+      (hooks[spec.event] ?? []) as Json[],
+      spec,
+      handlerOf(command),
+      isOurHandler,
+    );
+    hooks[spec.event] = merged.groups;
+    changes.push(...merged.changes);
   }
   // Events an earlier version listened to and this one does not.
   const wanted = new Set(specs.map((s) => s.event));

@@ -86,12 +86,6 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-/**
- * Replaces the file atomically (a crash mid-write never leaves half a config),
- * keeping its mode; a symlinked config (dotfiles) stays a symlink.
- */
-const writeText = writeTextFile;
-
 function checkPreset(preset: string | undefined): void {
   if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
     throw new Error(
@@ -126,8 +120,8 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
   const userBefore = configPath === userPath ? hooks.text : await readText(userPath);
   const trust = installTrustBlock(userBefore, userPath, configPath, hooks.trust);
   // Both edits are checked before either file is written.
-  if (hooks.changed) await writeText(configPath, hooks.text);
-  if (trust.changed) await writeText(userPath, trust.text);
+  if (hooks.changed) await writeTextFile(configPath, hooks.text);
+  if (trust.changed) await writeTextFile(userPath, trust.text);
   const changes = [...hooks.changes];
   if (trust.changed) changes.push(`trusted the ${hooks.trust.length} hooks in ${userPath}`);
   if (target === "project" && existsSync(join(project, ".git"))) {
@@ -188,5 +182,5 @@ export async function uninstallCodex(
 /** A config that held nothing but our blocks is removed rather than left empty. */
 async function writeOrRemove(path: string, text: string): Promise<void> {
   if (text === "") await rm(path, { force: true });
-  else await writeText(path, text);
+  else await writeTextFile(path, text);
 }

@@ -1,3 +1,4 @@
+import { mergeEventHooks } from "../hook-settings.js";
 import { GEMINI_HOOK_NAME } from "./command.js";
 import { CHILD_AGENT_TOOL, LIST_TOOLS } from "./todos.js";
 
@@ -88,15 +89,6 @@ function handlerOf(command: string): Json {
   return { name: GEMINI_HOOK_NAME, type: "command", command, timeout: GEMINI_HOOK_TIMEOUT_MS };
 }
 
-function sameMatcher(group: Json, spec: GeminiHookSpec): boolean {
-  const matcher = group.matcher === undefined || group.matcher === "" ? undefined : group.matcher;
-  return matcher === spec.matcher;
-}
-
-function label(spec: GeminiHookSpec): string {
-  return spec.matcher === undefined ? `${spec.event} hook` : `${spec.event} hook (${spec.matcher})`;
-}
-
 /**
  * Removes every handler of ours, from any event, and only those. Groups,
  * events and a `hooks` object left empty go too.
@@ -142,42 +134,14 @@ export function mergeGeminiHooks(
   const changes: string[] = [];
   const wantedEvents = new Set(specs.map((s) => s.event));
   for (const spec of specs) {
-    let kept = false;
-    let updated = false;
-    let removed = 0;
-    const next: Json[] = [];
-    for (const group of (hooks[spec.event] ?? []) as Json[]) {
-      const handlers = (group.hooks ?? []) as unknown[];
-      if (!handlers.some(isOurGeminiHandler)) {
-        next.push(group);
-        continue;
-      }
-      const out: unknown[] = [];
-      for (const handler of handlers) {
-        if (!isOurGeminiHandler(handler)) {
-          out.push(handler);
-        } else if (!kept && sameMatcher(group, spec)) {
-          kept = true;
-          const wanted = handlerOf(command);
-          if (JSON.stringify(handler) !== JSON.stringify(wanted)) updated = true;
-          out.push(wanted);
-        } else {
-          removed++;
-        }
-      }
-      if (out.length > 0) next.push({ ...group, hooks: out });
-    }
-    if (!kept) {
-      next.push({
-        ...(spec.matcher === undefined ? {} : { matcher: spec.matcher }),
-        hooks: [handlerOf(command)],
-      });
-      changes.push(`added ${label(spec)}`);
-    } else if (updated) {
-      changes.push(`updated ${label(spec)}`);
-    }
-    if (removed > 0) changes.push(`removed ${removed} outdated ${spec.event} hook(s) of ours`);
-    hooks[spec.event] = next;
+    const merged = mergeEventHooks(
+      (hooks[spec.event] ?? []) as Json[],
+      spec,
+      handlerOf(command),
+      isOurGeminiHandler,
+    );
+    hooks[spec.event] = merged.groups;
+    changes.push(...merged.changes);
   }
   // Events an earlier version listened to and this one does not.
   for (const event of Object.keys(hooks)) {

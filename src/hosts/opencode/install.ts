@@ -116,9 +116,6 @@ async function readIfPresent(path: string): Promise<string | null> {
   }
 }
 
-/** Replaces the file atomically (OpenCode never loads half a plugin), through a symlink. */
-const writeAtomically = writeTextFile;
-
 function defaults(options: OpenCodeInstallOptions) {
   const env = options.env ?? process.env;
   const project = resolve(options.projectDir ?? process.cwd());
@@ -159,7 +156,7 @@ export async function installOpenCode(
   }
   const changes: string[] = [];
   if (existing !== content) {
-    await writeAtomically(pluginPath, content);
+    await writeTextFile(pluginPath, content);
     changes.push(`${existing === null ? "added" : "updated"} ${pluginPath}`);
   }
   const legacy = join(configDir, "plugin", OPENCODE_PLUGIN_FILE);
