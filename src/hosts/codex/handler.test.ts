@@ -151,18 +151,41 @@ describe("Codex hook handler", () => {
     expect((await s.stop()).stdout).not.toBe("");
   });
 
-  it("tells a new prompt from one inside a turn that already stopped (turn_id)", async () => {
+  it("treats a prompt typed into a nudged turn as the user redirecting, whatever its turn id", async () => {
+    const s = session();
+    await s.prompt();
+    await s.plan(["in_progress", "pending"]);
+    const first = await s.stop();
+    expect(first.stdout).not.toBe("");
+    // The user steers the running turn: Codex sends the running turn's own turn_id.
+    await s.prompt("Stop. Inspect the broken config first.");
+    const state = (await s.store.read(scope)).state;
+    expect(state.episode).toBeNull();
+    const after = await s.stop({ stop_hook_active: true, last_assistant_message: "Inspected." });
+    expect(after.stdout).toBe("");
+    expect(after.stderr.join("\n")).toContain("list-unchanged-since-user");
+    // Once the agent works its list again, nudging resumes in a new episode.
+    await s.plan(["completed", "in_progress"]);
+    const resumed = await s.stop();
+    expect(reasonOf(resumed.stdout)).toContain("step 2");
+    expect(resumed.stderr.join("\n")).toContain("nudge 1 of episode");
+  });
+
+  it("a redirect refills the budget a nudged turn used up; our own nudge does not", async () => {
     const s = session({ limits: { maxAutoTurns: 1, stagnationLimit: 100 } });
     await s.prompt();
-    await s.plan(["pending"]);
-    expect((await s.stop()).stdout).not.toBe("");
-    // Same turn: not a new request, so the spent budget stays spent.
-    await s.prompt("more context", {});
-    expect((await s.stop({ stop_hook_active: true })).stdout).toBe("");
-    s.newTurn("turn-2");
-    await s.prompt("next request");
-    await s.plan(["in_progress"]);
-    expect((await s.stop()).stdout).not.toBe("");
+    await s.plan(["pending", "pending"]);
+    const nudge = reasonOf((await s.stop()).stdout);
+    // Our own reason coming back as a prompt is not the user: the spent budget stays spent.
+    await s.prompt(`<hook_prompt hook_run_id="stop:0:/c.toml">${nudge}</hook_prompt>`);
+    await s.plan(["completed", "pending"]);
+    const spent = await s.stop({ stop_hook_active: true });
+    expect(spent.stdout).toBe("");
+    expect(spent.stderr.join("\n")).toContain("max-auto-turns");
+    // The user's prompt inside the same turn starts a new episode with a fresh budget.
+    await s.prompt("also cover the edge case");
+    await s.plan(["completed", "in_progress"]);
+    expect((await s.stop({ stop_hook_active: true })).stdout).not.toBe("");
   });
 
   it("does not answer the agent's closing question with a nudge", async () => {

@@ -3,6 +3,7 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
+import { isOwnNudge } from "./own-nudge.js";
 import {
   type CodexHookEvent,
   CodexHookInputError,
@@ -40,9 +41,6 @@ export interface CodexHookResponse {
 export function codexBlockDecision(reason: string): string {
   return JSON.stringify({ decision: "block", reason });
 }
-
-/** Codex wraps a Stop hook's reason in this tag when it hands it to the model. */
-const HOOK_PROMPT_TAG = "<hook_prompt";
 
 function sessionScope(sessionId: string): Scope {
   const scope = resolveScope({ kind: "session", host: CODEX_HOST, sessionId });
@@ -89,15 +87,11 @@ export async function handleCodexHookEvent(
   const scope = sessionScope(event.sessionId);
   const runtime = runtimeFor(options);
   switch (event.kind) {
-    case "UserPromptSubmit": {
-      const snap = await options.store.read(scope);
-      const lastTurn = decodeOutcomeId(snap.state.lastOutcome?.turnId).codexTurnId;
-      // A prompt inside a turn that already stopped is that turn going on, not a new request.
-      const continuing = event.turnId !== null && event.turnId === lastTurn;
-      const real = !continuing && !event.prompt.trimStart().startsWith(HOOK_PROMPT_TAG);
-      await runtime.turnStarted(scope, { real });
+    case "UserPromptSubmit":
+      // Only our own nudge continues the episode. A prompt typed or steered into a running
+      // turn keeps that turn's id, yet it is the user redirecting the agent.
+      await runtime.turnStarted(scope, { real: !isOwnNudge(event.prompt) });
       return response;
-    }
     case "PostToolUse":
       // Validated before the write: a malformed plan never replaces the stored list.
       await runtime.setTodos(scope, todosFromUpdatePlan(event.toolInput));
