@@ -242,7 +242,9 @@ export type SkipReason =
   | "stagnation"
   | "cooldown"
   /** Never returned by `decide`: the wake loop's own budget for one activation ran out. */
-  | "wake-budget";
+  | "wake-budget"
+  /** Never returned by `decide`: the host's own goal loop is active and owns continuation. */
+  | "host-goal-active";
 
 /** Facts only the host knows at decision time. Absent means "no". */
 export interface HostSignals {

@@ -42,6 +42,7 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   stagnation: "no progress",
   cooldown: "cooling down after failed deliveries",
   "wake-budget": "wake budget of this activation used up",
+  "host-goal-active": "the host's own goal loop is active",
 };
 
 /**
@@ -114,6 +115,8 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
     }
     case "wake-budget":
       return "The wake loop used every re-entry its shared budget allows for this activation (replies and subagent completions draw on it too); the next activation, a real user message, starts with a fresh budget.";
+    case "host-goal-active":
+      return "The host's own goal loop (Codex /goal, Claude Code /goal) is active and continues the session by itself; a nudge on top of it would stack a second continuation, so the stop is left to the goal loop. Nudging resumes once the goal is paused, completed or cleared.";
     case "cooldown": {
       const failures = episode?.failures ?? 0;
       if (failures >= limits.maxDeliveryFailures) {

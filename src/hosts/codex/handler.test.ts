@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, Scope } from "../../core/types.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
+import { GOAL_EVENT_MARKER } from "./goal.js";
 import { type CodexHookOptions, runCodexHookText } from "./handler.js";
+import { goalLine, taskStarted } from "./test-support/rollout-lines.js";
 
 const SESSION = "01a2164d-bf88-7433-8fc1-99e5806455da";
 const TURN = "01a2164d-c04b-78d2-9ee2-1ed8d68352a8";
@@ -18,6 +20,7 @@ function session(options: { limits?: Partial<Limits> } = {}) {
     store,
     now: () => clock,
     readRollout: async () => [...rollout],
+    readGoalLine: async () => rollout.filter((l) => l.includes(GOAL_EVENT_MARKER)).at(-1) ?? null,
     ...(options.limits ? { limits: options.limits } : {}),
   };
   const send = (event: Record<string, unknown>) => {
@@ -186,6 +189,27 @@ describe("Codex hook handler", () => {
     await s.prompt("also cover the edge case");
     await s.plan(["completed", "in_progress"]);
     expect((await s.stop({ stop_hook_active: true })).stdout).not.toBe("");
+  });
+
+  it("steps aside while the thread's Codex goal is active, and logs why", async () => {
+    const s = session();
+    await s.prompt();
+    await s.plan(["in_progress", "pending"]);
+    s.rollout.push(goalLine("active"), taskStarted(TURN, null));
+    const stepped = await s.stop();
+    expect(stepped.stdout).toBe("");
+    expect(stepped.stderr.join("\n")).toContain("host-goal-active");
+    const log = await s.store.readLog(scope);
+    expect(log.at(-1)).toMatchObject({ action: "skip", reason: "host-goal-active" });
+    // The goal's own continuation turns: still not ours to block.
+    s.newTurn("goal-turn-1");
+    s.rollout.push(taskStarted("goal-turn-1", "goal"));
+    expect((await s.stop()).stdout).toBe("");
+    // Paused (or complete, or out of budget): the list is ours again.
+    s.newTurn("turn-3");
+    s.rollout.push(goalLine("paused"), taskStarted("turn-3", null));
+    await s.plan(["completed", "in_progress"]);
+    expect(reasonOf((await s.stop()).stdout)).toContain("step 2");
   });
 
   it("does not answer the agent's closing question with a nudge", async () => {

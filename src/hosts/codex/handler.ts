@@ -3,6 +3,7 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
+import { hostGoal } from "./goal.js";
 import { isOwnNudge } from "./own-nudge.js";
 import {
   type CodexHookEvent,
@@ -25,6 +26,12 @@ export interface CodexHookOptions {
   waitOnQuestions?: boolean;
   /** Reads the rollout's lines (for token spend); injectable for tests. Default: none read. */
   readRollout?: (path: string) => Promise<string[]>;
+  /**
+   * The rollout's newest line holding a goal status (`thread_goal_updated`),
+   * anywhere in the file; injectable for tests. Default: none read, so no
+   * host goal is seen.
+   */
+  readGoalLine?: (path: string) => Promise<string | null>;
 }
 
 /** What the hook process prints and exits with. */
@@ -114,12 +121,35 @@ export async function handleCodexHookEvent(
 type StopEvent = Extract<KnownCodexHookEvent, { kind: "Stop" }>;
 type Snapshot = Awaited<ReturnType<Store["read"]>>;
 
+const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+
+/** The totals the previous outcome saw, for when the rollout shows none. */
+function fallbackTotals(snap: Snapshot) {
+  return decodeOutcomeId(snap.state.lastOutcome?.turnId).totals ?? ZERO;
+}
+
+/** The end of the session's rollout, or null when it is not read. */
+async function rolloutTail(event: KnownCodexHookEvent, options: CodexHookOptions) {
+  if (options.readRollout === undefined || event.transcriptPath === null) return null;
+  return options.readRollout(event.transcriptPath);
+}
+
 /** The rollout's running totals now, or the previous outcome's when none can be read. */
 async function spentTotals(event: KnownCodexHookEvent, snap: Snapshot, options: CodexHookOptions) {
-  const previous = decodeOutcomeId(snap.state.lastOutcome?.turnId).totals;
-  const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-  if (options.readRollout === undefined || event.transcriptPath === null) return previous ?? zero;
-  return latestTotals(await options.readRollout(event.transcriptPath)) ?? previous ?? zero;
+  const tail = await rolloutTail(event, options);
+  return (tail === null ? null : latestTotals(tail)) ?? fallbackTotals(snap);
+}
+
+/** Why a host goal owns this stop (for the log line), or null when none is active. */
+async function activeHostGoal(
+  event: StopEvent,
+  tail: readonly string[],
+  options: CodexHookOptions,
+): Promise<string | null> {
+  if (options.readGoalLine === undefined || event.transcriptPath === null) return null;
+  const goal = hostGoal(await options.readGoalLine(event.transcriptPath), tail, event.turnId);
+  if (!goal.active) return null;
+  return goal.goalTurn ? "this turn was started by the goal" : "the thread's goal is active";
 }
 
 async function stop(
@@ -132,17 +162,28 @@ async function stop(
   const before = await options.store.read(scope);
   // A session that never wrote a plan has nothing to decide: write nothing.
   if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
-  const totals = await spentTotals(event, before, options);
+  const tail = await rolloutTail(event, options);
+  const totals =
+    tail === null ? fallbackTotals(before) : (latestTotals(tail) ?? fallbackTotals(before));
   const previous = decodeOutcomeId(before.state.lastOutcome?.turnId).totals;
+  const outcome = {
+    turnId: encodeOutcomeId(event.turnId, totals),
+    stopReason: "stop" as const,
+    usage: spendSince(totals, previous),
+    injected: event.stopHookActive,
+  };
+  const goal = await activeHostGoal(event, tail ?? [], options);
+  if (goal !== null) {
+    // Codex's goal loop continues the session itself: a block would stack a second loop on it.
+    await runtime.turnEnded(scope, outcome);
+    await runtime.recordSkip(scope, "host-goal-active", "stop-hook");
+    response.stderr.push(`todo-continuation: stop allowed (host-goal-active: ${goal})`);
+    return response;
+  }
   // The outcome is recorded in the decision's own transaction: one write per Stop.
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
-    outcome: {
-      turnId: encodeOutcomeId(event.turnId, totals),
-      stopReason: "stop",
-      usage: spendSince(totals, previous),
-      injected: event.stopHookActive,
-    },
+    outcome,
     signals: {
       // Plan mode may not edit: telling it to carry on with the work would be wrong.
       agentExcluded: event.permissionMode === "plan",

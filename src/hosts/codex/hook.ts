@@ -10,6 +10,7 @@ import {
   readHookInput,
   writeHookReply,
 } from "../hook-process.js";
+import { GOAL_EVENT_MARKER, lastLineWith } from "./goal.js";
 import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
@@ -76,6 +77,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       waitOnQuestions: !args.nudgeAfterQuestions,
       readRollout: (path) => readTranscriptTail(path, ROLLOUT_TAIL_BYTES),
+      readGoalLine: (path) => lastLineWith(path, GOAL_EVENT_MARKER),
     });
   } catch (error) {
     response = failOpen(error);

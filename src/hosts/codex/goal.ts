@@ -1,0 +1,130 @@
+import { open } from "node:fs/promises";
+
+/**
+ * Codex's own goal loop (`/goal`, app-server `thread/goal/set`, the model's
+ * `create_goal`): while a thread's goal is active, Codex starts a new turn
+ * toward it each time a turn ends. Our Stop hook must not stack a second
+ * continuation on top of it. What the rollout shows of it (measured on
+ * 0.169.0):
+ *
+ * - each goal turn opens with `event_msg` `task_started` whose
+ *   `turn_attribution.turn_trigger` is `"goal"`;
+ * - setting, pausing, completing or exhausting a goal writes `event_msg`
+ *   `thread_goal_updated` with `goal.status` (`active`, `paused`, `blocked`,
+ *   `usageLimited`, `budgetLimited`, `complete`); clearing one writes nothing.
+ */
+
+export interface HostGoal {
+  active: boolean;
+  /** The newest status the rollout recorded, or null when it recorded none. */
+  status: string | null;
+  /** The turn being stopped was started by the goal loop. */
+  goalTurn: boolean;
+}
+
+/** How a goal status line starts its payload, as Codex writes it (compact JSON). */
+export const GOAL_EVENT_MARKER = '"type":"thread_goal_updated"';
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function payloadOf(line: string): Record<string, unknown> | null {
+  try {
+    return record(record(JSON.parse(line))?.payload);
+  } catch {
+    return null;
+  }
+}
+
+/** The status a `thread_goal_updated` line records, or null for any other line. */
+export function goalStatusOf(line: string): string | null {
+  const payload = payloadOf(line);
+  if (payload?.type !== "thread_goal_updated") return null;
+  const status = record(payload.goal)?.status;
+  return typeof status === "string" ? status : null;
+}
+
+/** True when the rollout lines open `turnId` as a goal turn. */
+export function isGoalTurn(lines: readonly string[], turnId: string | null): boolean {
+  if (turnId === null) return false;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] ?? "";
+    if (!line.includes('"task_started"') || !line.includes(turnId)) continue;
+    const payload = payloadOf(line);
+    if (payload?.type !== "task_started") continue;
+    const attribution = record(payload.turn_attribution);
+    const id = attribution?.turn_id ?? payload.turn_id;
+    if (id === turnId) return attribution?.turn_trigger === "goal";
+  }
+  return false;
+}
+
+/**
+ * Whether a host goal owns continuation for the turn `turnId` is ending:
+ * the turn is a goal turn, or the newest goal status is `active`.
+ * `lastGoalLine` is the rollout's newest `thread_goal_updated` line (anywhere
+ * in the file: it is written once, when the goal is set); `tail` is the end of
+ * the rollout, which holds the current turn's start.
+ */
+export function hostGoal(
+  lastGoalLine: string | null,
+  tail: readonly string[],
+  turnId: string | null,
+): HostGoal {
+  const status = lastGoalLine === null ? null : goalStatusOf(lastGoalLine);
+  const goalTurn = isGoalTurn(tail, turnId);
+  return { active: goalTurn || status === "active", status, goalTurn };
+}
+
+const CHUNK = 1024 * 1024;
+/** Goal lines are short; a longer one is not ours to parse. */
+const LINE_WINDOW = 64 * 1024;
+
+/**
+ * The last line of a file that contains `marker`, read backwards in chunks so
+ * a long rollout is never held in memory whole; null when there is none (or
+ * the file is missing).
+ */
+export async function lastLineWith(path: string, marker: string): Promise<string | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const needle = Buffer.from(marker, "utf8");
+    const read = async (from: number, to: number) => {
+      const buffer = Buffer.alloc(to - from);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, from);
+      return buffer.subarray(0, bytesRead);
+    };
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - CHUNK);
+      // Overlap the next chunk by the marker's length so a marker across the boundary is seen.
+      const chunk = await read(start, Math.min(size, end + needle.length - 1));
+      const at = chunk.lastIndexOf(needle);
+      if (at >= 0) {
+        const position = start + at;
+        const from = Math.max(0, position - LINE_WINDOW);
+        const window = await read(from, Math.min(size, position + LINE_WINDOW));
+        const hit = position - from;
+        const lineStart = window.lastIndexOf(0x0a, hit) + 1;
+        const newline = window.indexOf(0x0a, hit);
+        const lineEnd = newline < 0 ? window.length : newline;
+        if (lineStart === 0 && from > 0) return null;
+        return window.subarray(lineStart, lineEnd).toString("utf8");
+      }
+      end = start;
+    }
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
