@@ -19,6 +19,7 @@ import {
   type ResponsesServer,
   startResponsesServer,
 } from "../support/responses-server.js";
+import { type AppServer, openAppServer } from "./app-server.js";
 
 /** The Codex CLI release these suites are pinned to. */
 export const CODEX_VERSION = "0.169.0";
@@ -58,6 +59,8 @@ export interface CodexWorld {
   log(sessionId: string): Promise<DecisionLogEntry[]>;
   /** `codex app-server`'s `hooks/list` for the project: what Codex itself thinks of our hooks. */
   hooksList(): Promise<{ key: string; eventName: string; trustStatus: string; command: string }[]>;
+  /** `codex app-server` in the project, as the Codex UI drives it. */
+  appServer(): Promise<AppServer>;
   close(): Promise<void>;
 }
 
@@ -193,6 +196,7 @@ export async function codexWorld(
     snapshot: (id) => withStore((s) => s.read(codexScope(id))),
     log: (id) => withStore((s) => s.readLog(codexScope(id))),
     hooksList: () => hooksList(bin, project, env),
+    appServer: () => openAppServer(bin, project, env, (child) => children.add(child)),
     close: async () => {
       await server.close();
       await trap.close();

@@ -28,6 +28,8 @@ export interface ScriptedResponse {
   calls?: ScriptedCall[];
   /** Start the response and never finish it (until the client goes away or the server closes). */
   stall?: boolean;
+  /** Hold the response this long after `response.created` (a model that takes its time). */
+  delayMs?: number;
   /** Default 100 input / 10 output tokens. */
   usage?: { input: number; output: number; cached?: number };
 }
@@ -139,6 +141,22 @@ export async function startResponsesServer(script: ResponsesScript): Promise<Res
       res.on("close", () => open.delete(res));
       return;
     }
+    if (reply.delayMs !== undefined && reply.delayMs > 0) {
+      open.add(res);
+      const { delayMs: _held, ...rest } = reply;
+      const timer = setTimeout(() => {
+        open.delete(res);
+        if (!res.destroyed) finish(res, rest, n, id);
+      }, reply.delayMs);
+      res.on("close", () => clearTimeout(timer));
+      return;
+    }
+    finish(res, reply, n, id);
+  };
+
+  const finish = (res: ServerResponse, reply: ScriptedResponse, n: number, id: string) => {
+    const send = (type: string, data: Record<string, unknown>) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     const items: Record<string, unknown>[] = [];
     if (reply.text !== undefined) {
       items.push({
