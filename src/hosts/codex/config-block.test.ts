@@ -85,9 +85,7 @@ describe("Codex config blocks", () => {
       const installed = installHooksBlock(original, PATH, COMMAND).text;
       const removed = uninstallHooksBlock(installed);
       expect(removed.changed).toBe(true);
-      expect(removed.text).toBe(
-        original.endsWith("\n") || original === "" ? original : `${original}\n`,
-      );
+      expect(removed.text).toBe(original);
     }
     expect(uninstallHooksBlock(USER_FILE)).toEqual({ text: USER_FILE, changed: false });
   });

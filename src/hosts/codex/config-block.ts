@@ -97,8 +97,107 @@ function appendBlock(text: string, block: string): string {
   return `${base}\n${block}\n`;
 }
 
-function wrap(id: string, body: string[]): string {
-  return [`${OPEN} ${id}`, ...body, `${CLOSE} ${id}`].join("\n");
+function wrap(id: string, body: string[], found?: FoundBefore): string {
+  const facts = found === undefined ? [] : [`${FOUND_PREFIX}${found}`];
+  return [`${OPEN} ${id}`, ...facts, ...body, `${CLOSE} ${id}`].join("\n");
+}
+
+/**
+ * What a block was appended to, recorded in the block's first comment line so
+ * uninstall can give back the exact bytes: a final newline the install added is
+ * taken out again, a file the install created is removed (with its folder when
+ * the install made that too), and an empty file stays an empty file.
+ */
+export type FoundBefore =
+  | "no file, no folder"
+  | "no file"
+  | "an empty file"
+  | "a file without a final newline"
+  | "a file ending in a newline";
+
+const FOUND_PREFIX = "# before install: ";
+const FOUND_VALUES: readonly FoundBefore[] = [
+  "no file, no folder",
+  "no file",
+  "an empty file",
+  "a file without a final newline",
+  "a file ending in a newline",
+];
+
+/** Whether the file and its folder existed before the install touched them. */
+export interface FileBefore {
+  exists: boolean;
+  folderExists: boolean;
+}
+
+/** What `text` (in a file that `before` describes) looked like. */
+function foundFor(text: string, before: FileBefore): FoundBefore {
+  if (!before.exists && text === "") return before.folderExists ? "no file" : "no file, no folder";
+  if (text === "") return "an empty file";
+  return text.endsWith("\n") ? "a file ending in a newline" : "a file without a final newline";
+}
+
+/** The facts block `id` recorded; null for a block written before they were recorded. */
+function foundIn(text: string, id: string): FoundBefore | null {
+  const found = findBlock(text, id);
+  if (found === null) return null;
+  const line = lines(text)[found.start + 1] ?? "";
+  if (!line.startsWith(FOUND_PREFIX)) return null;
+  const value = line.slice(FOUND_PREFIX.length) as FoundBefore;
+  return FOUND_VALUES.includes(value) ? value : null;
+}
+
+/** The result of cutting a block out. */
+export interface Cut {
+  text: string;
+  changed: boolean;
+  /**
+   * What the block recorded of the file before it: `undefined` when there was
+   * no block, null when the block predates these records.
+   */
+  found?: FoundBefore | null;
+}
+
+/**
+ * The exact inverse of `appendBlock`: the block, the blank line set before
+ * it, and, when the install added the file's final newline and nothing was
+ * written after the block since, that newline too.
+ */
+function cutBlock(text: string, id: string): Cut {
+  const found = findBlock(text, id);
+  if (found === null) return { text, changed: false };
+  const before = foundIn(text, id);
+  let next = removeBlock(text, id);
+  if (before === "a file without a final newline" && endsWithBlock(text, found)) {
+    next = next.slice(0, -1);
+  }
+  return { text: next, changed: next !== text, found: before };
+}
+
+/** True when nothing but the block's own final newline follows it. */
+function endsWithBlock(text: string, found: Found): boolean {
+  const all = lines(text);
+  return all.length === found.end + 2 && all[found.end + 1] === "";
+}
+
+/**
+ * What a block written again records: what its earlier copy recorded (the file
+ * as the first install found it), else the file as it is without the block.
+ * A block from before these records, in a file it alone filled, is taken as
+ * having created the file (uninstall always removed such a file).
+ */
+function foundAgain(cut: Cut, before: FileBefore): FoundBefore {
+  if (cut.found !== undefined && cut.found !== null) return cut.found;
+  if (cut.found === null && cut.text === "") return "no file";
+  return foundFor(cut.text, cut.found === undefined ? before : { ...before, exists: true });
+}
+
+/**
+ * Whether a file left empty by uninstall goes away: when the install created
+ * it, or when its block predates the records (as uninstall always did).
+ */
+export function removeWhenEmpty(found: FoundBefore | null | undefined): boolean {
+  return found === null || found === "no file" || found === "no file, no folder";
 }
 
 function quote(value: string): string {
@@ -145,8 +244,15 @@ export interface HooksEdit {
  * at `sourcePath`, whose current text is `text`. Idempotent: the same command
  * gives the same text.
  */
-export function installHooksBlock(text: string, sourcePath: string, command: string): HooksEdit {
-  const without = removeBlock(text, HOOKS_ID);
+export function installHooksBlock(
+  text: string,
+  sourcePath: string,
+  command: string,
+  before: FileBefore = { exists: text !== "", folderExists: true },
+): HooksEdit {
+  const cut = cutBlock(text, HOOKS_ID);
+  const without = cut.text;
+  const found = foundAgain(cut, before);
   const doc = readToml(without, sourcePath);
   const body: string[] = [
     "# Keeps the agent working through its update_plan list; managed by",
@@ -178,7 +284,7 @@ export function installHooksBlock(text: string, sourcePath: string, command: str
     );
   }
   body.pop();
-  const block = wrap(HOOKS_ID, body);
+  const block = wrap(HOOKS_ID, body, found);
   const current = findBlock(text, HOOKS_ID);
   // Our groups come after those written before our block: that fixes their keys.
   const trustFor = (before: Record<string, unknown>): TrustEntry[] =>
@@ -202,10 +308,12 @@ export function installHooksBlock(text: string, sourcePath: string, command: str
   return { text: next, changed: true, trust: trustFor(doc), changes };
 }
 
-/** Removes our hooks block; `changed` is false when there was none. */
-export function uninstallHooksBlock(text: string): { text: string; changed: boolean } {
-  const next = removeBlock(text, HOOKS_ID);
-  return { text: next, changed: next !== text };
+/**
+ * Removes our hooks block, giving back the text as it was before the install
+ * (see `Cut.found` for what the file was); `changed` is false when there was none.
+ */
+export function uninstallHooksBlock(text: string): Cut {
+  return cutBlock(text, HOOKS_ID);
 }
 
 /**
@@ -217,9 +325,11 @@ export function installTrustBlock(
   userPath: string,
   sourcePath: string,
   entries: readonly TrustEntry[],
+  before: FileBefore = { exists: userText !== "", folderExists: true },
 ): { text: string; changed: boolean } {
   const id = trustId(sourcePath);
-  const without = removeBlock(userText, id);
+  const cut = cutBlock(userText, id);
+  const without = cut.text;
   // An entry already there (Codex writes one when a hook is trusted in its review) is kept.
   const existing = trustedHashes(readToml(without, userPath));
   const body: string[] = [];
@@ -234,20 +344,16 @@ export function installTrustBlock(
     }
     body.push(`[hooks.state.${quote(entry.key)}]`, `trusted_hash = ${quote(entry.hash)}`);
   }
-  const block = body.length === 0 ? null : wrap(id, body);
+  const block = body.length === 0 ? null : wrap(id, body, foundAgain(cut, before));
   if (blockText(userText, id) === block) return { text: userText, changed: false };
   const next = block === null ? without : appendBlock(without, block);
   readToml(next, `${userPath} with the trust entries added`);
   return { text: next, changed: next !== userText };
 }
 
-/** Removes the trust entries written for `sourcePath`. */
-export function uninstallTrustBlock(
-  userText: string,
-  sourcePath: string,
-): { text: string; changed: boolean } {
-  const next = removeBlock(userText, trustId(sourcePath));
-  return { text: next, changed: next !== userText };
+/** Removes the trust entries written for `sourcePath`, giving back the text as it was. */
+export function uninstallTrustBlock(userText: string, sourcePath: string): Cut {
+  return cutBlock(userText, trustId(sourcePath));
 }
 
 /** Whether the user's config marks `project` trusted (Codex loads a project's config only then). */

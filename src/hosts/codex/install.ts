@@ -1,17 +1,20 @@
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, rmdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
-import { ensureGitignored } from "../../store/file/index.js";
+import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { shellQuote } from "../claude-code/command.js";
 import { writeTextFile } from "../settings-file.js";
 import {
+  type FileBefore,
+  type FoundBefore,
   installHooksBlock,
   installTrustBlock,
   projectTrusted,
   readToml,
+  removeWhenEmpty,
   uninstallHooksBlock,
   uninstallTrustBlock,
 } from "./config-block.js";
@@ -94,16 +97,27 @@ function checkPreset(preset: string | undefined): void {
   }
 }
 
-async function locate(options: CodexInstallOptions) {
+/** Whether a file and its folder exist now (before an install writes them). */
+function fileBefore(path: string): FileBefore {
+  return { exists: existsSync(path), folderExists: existsSync(dirname(path)) };
+}
+
+async function locate(options: CodexInstallOptions, create: boolean) {
   const env = options.env ?? process.env;
   const target = options.target ?? "project";
   const home = codexHome(env);
-  await mkdir(home, { recursive: true });
+  const homeExisted = existsSync(home);
+  // Made before it is named, so its path is the canonical one Codex uses; uninstall makes nothing.
+  if (create) await mkdir(home, { recursive: true });
   const userPath = join(canonical(home), "config.toml");
   const project = canonical(resolve(options.projectDir ?? process.cwd()));
   const configPath = target === "user" ? userPath : join(project, ".codex", "config.toml");
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  return { target, project, userPath, configPath, out };
+  const userBefore: FileBefore = {
+    exists: existsSync(userPath),
+    folderExists: homeExisted,
+  };
+  return { target, project, userPath, configPath, out, userBefore };
 }
 
 /**
@@ -114,11 +128,20 @@ async function locate(options: CodexInstallOptions) {
  */
 export async function installCodex(options: CodexInstallOptions = {}): Promise<CodexInstallResult> {
   checkPreset(options.preset);
-  const { target, project, userPath, configPath, out } = await locate(options);
+  const { target, project, userPath, configPath, out, userBefore } = await locate(options, true);
   const command = codexHookCommand(options);
-  const hooks = installHooksBlock(await readText(configPath), configPath, command);
-  const userBefore = configPath === userPath ? hooks.text : await readText(userPath);
-  const trust = installTrustBlock(userBefore, userPath, configPath, hooks.trust);
+  const configBefore = configPath === userPath ? userBefore : fileBefore(configPath);
+  const hooks = installHooksBlock(await readText(configPath), configPath, command, configBefore);
+  const sameFile = configPath === userPath;
+  const userText = sameFile ? hooks.text : await readText(userPath);
+  // In one file the trust block follows the hooks block, so that file exists by then.
+  const trust = installTrustBlock(
+    userText,
+    userPath,
+    configPath,
+    hooks.trust,
+    sameFile ? { exists: true, folderExists: true } : userBefore,
+  );
   // Both edits are checked before either file is written.
   if (hooks.changed) await writeTextFile(configPath, hooks.text);
   if (trust.changed) await writeTextFile(userPath, trust.text);
@@ -152,23 +175,39 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
   return { configPath, userConfigPath: userPath, changes, command };
 }
 
-/** Removes exactly what `installCodex` added: our hooks block and its trust entries. */
+/**
+ * Removes exactly what `installCodex` added, giving every file back its bytes
+ * from before the install: our blocks (the trust block first, as it was
+ * written last), the final newline an install added, the `.gitignore` lines,
+ * and a file (or folder) the install created and nothing else has used since.
+ */
 export async function uninstallCodex(
   options: CodexInstallOptions = {},
 ): Promise<CodexInstallResult> {
-  const { userPath, configPath, out } = await locate(options);
-  const before = await readText(configPath);
-  const hooks = uninstallHooksBlock(before);
-  const userBefore = configPath === userPath ? hooks.text : await readText(userPath);
-  const trust = uninstallTrustBlock(userBefore, configPath);
+  const { target, project, userPath, configPath, out } = await locate(options, false);
   const changes: string[] = [];
-  if (hooks.changed) changes.push("removed the todo-continuation hooks");
-  if (trust.changed) changes.push(`removed their trust entries from ${userPath}`);
+  const userText = await readText(userPath);
+  const trust = uninstallTrustBlock(userText, configPath);
   if (configPath === userPath) {
-    if (hooks.changed || trust.changed) await writeOrRemove(userPath, trust.text);
+    const hooks = uninstallHooksBlock(trust.text);
+    if (hooks.changed) changes.push("removed the todo-continuation hooks");
+    if (trust.changed) changes.push(`removed their trust entries from ${userPath}`);
+    if (hooks.changed || trust.changed) {
+      await writeOrRemove(userPath, hooks.text, hooks.found ?? trust.found);
+    }
   } else {
-    if (hooks.changed) await writeOrRemove(configPath, hooks.text);
-    if (trust.changed) await writeOrRemove(userPath, trust.text);
+    const hooks = uninstallHooksBlock(await readText(configPath));
+    if (hooks.changed) changes.push("removed the todo-continuation hooks");
+    if (trust.changed) changes.push(`removed their trust entries from ${userPath}`);
+    if (hooks.changed) await writeOrRemove(configPath, hooks.text, hooks.found);
+    if (trust.changed) await writeOrRemove(userPath, trust.text, trust.found);
+  }
+  if (target === "project") {
+    if (await removeGitignored(project, join(project, CODEX_PROJECT_STORE_FOLDER))) {
+      changes.push(
+        `removed /${CODEX_PROJECT_STORE_FOLDER.split(sep).join("/")}/ from ${join(project, ".gitignore")}`,
+      );
+    }
   }
   if (changes.length === 0) {
     out(`No todo-continuation hooks in ${configPath}; nothing changed.`);
@@ -179,8 +218,16 @@ export async function uninstallCodex(
   return { configPath, userConfigPath: userPath, changes, command: "" };
 }
 
-/** A config that held nothing but our blocks is removed rather than left empty. */
-async function writeOrRemove(path: string, text: string): Promise<void> {
-  if (text === "") await rm(path, { force: true });
-  else await writeTextFile(path, text);
+/**
+ * Writes what uninstall left of a file. Left empty, the file goes when the
+ * install created it, and so does its folder when the install made that too
+ * and nothing else has been put in it since.
+ */
+async function writeOrRemove(path: string, text: string, found: FoundBefore | null | undefined) {
+  if (text !== "" || !removeWhenEmpty(found)) {
+    await writeTextFile(path, text);
+    return;
+  }
+  await rm(path, { force: true });
+  if (found === "no file, no folder") await rmdir(dirname(path)).catch(() => undefined);
 }

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
 import { createFileStore } from "./file-store.js";
@@ -133,5 +134,57 @@ describe("snapshotTodos", () => {
 
   it("refuses an empty message", async () => {
     await expect(snapshotTodos(dir, " ")).rejects.toThrow(/message must not be empty/);
+  });
+});
+
+describe("ensureGitignored then removeGitignored", () => {
+  it("gives back the exact bytes, or no file, for any starting content", async () => {
+    const todoDir = join(dir, ".codex", "todo-continuation");
+    const path = join(dir, ".gitignore");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(
+          fc.array(
+            fc.oneof(
+              fc.constantFrom("", "node_modules/", "# build", "dist", "\r", " *.log "),
+              fc.string({ maxLength: 12 }),
+            ),
+            { maxLength: 6 },
+          ),
+        ),
+        fc.constantFrom("\n", "\r\n"),
+        fc.boolean(),
+        async (parts, eol, finalNewline) => {
+          rmSync(path, { force: true });
+          let original: string | null = null;
+          if (parts !== null) {
+            const body = parts.join(eol);
+            original = finalNewline && body !== "" ? `${body}${eol}` : body;
+            writeFileSync(path, original);
+          }
+          const added = await ensureGitignored(dir, todoDir);
+          const removed = await removeGitignored(dir, todoDir);
+          expect(removed).toBe(added);
+          if (original === null) expect(existsSync(path)).toBe(false);
+          else expect(readFileSync(path, "utf8")).toBe(original);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps what was written after the lines, and leaves an empty file empty", async () => {
+    const todoDir = join(dir, "state");
+    const path = join(dir, ".gitignore");
+    writeFileSync(path, "dist");
+    await ensureGitignored(dir, todoDir);
+    writeFileSync(path, `${readFileSync(path, "utf8")}*.log\n`);
+    await removeGitignored(dir, todoDir);
+    expect(readFileSync(path, "utf8")).toBe("dist\n*.log\n");
+    writeFileSync(path, "");
+    await ensureGitignored(dir, todoDir);
+    await removeGitignored(dir, todoDir);
+    expect(existsSync(path)).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe("");
   });
 });

@@ -11,6 +11,15 @@ export const TRANSIENT_PATTERNS = ["*.lock", "*.steal", "*.tmp", "*.wait"] as co
 /** The comment line `ensureGitignored` writes above its pattern. */
 const IGNORE_COMMENT = "# todo-continuation lists (system-managed; committed by snapshots)";
 
+/**
+ * The comment also records what the file was when the lines went in, when
+ * taking them out alone would not give it back: an empty file stays, and a
+ * final newline the lines needed goes again. The plain comment: the file did
+ * not exist (it is removed when nothing else is left) or ended in a newline.
+ */
+const WAS_EMPTY = `${IGNORE_COMMENT} [the file was empty]`;
+const NO_FINAL_NEWLINE = `${IGNORE_COMMENT} [the file had no final newline]`;
+
 /** Default message of a snapshot commit. */
 export const DEFAULT_SNAPSHOT_MESSAGE = "todo-continuation snapshot";
 
@@ -49,8 +58,14 @@ export async function ensureGitignored(projectDir: string, todoDir: string): Pro
   const present = ignoreLines(text);
   const variants = [rel, `${rel}/`, `/${rel}`, `/${rel}/`, `${rel}/**`, `/${rel}/**`];
   if (variants.some((v) => present.has(v))) return false;
+  const existed = await stat(path).then(
+    () => true,
+    () => false,
+  );
   const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  const next = `${text}${separator}${IGNORE_COMMENT}\n/${rel}/\n`;
+  const comment =
+    separator !== "" ? NO_FINAL_NEWLINE : existed && text === "" ? WAS_EMPTY : IGNORE_COMMENT;
+  const next = `${text}${separator}${comment}\n/${rel}/\n`;
   // Replace, never truncate: a crash mid-write must not lose the existing rules.
   const temp = `${path}.${process.pid}.tmp`;
   const mode = ((await stat(path).catch(() => null))?.mode ?? 0o644) & 0o7777;
@@ -62,8 +77,9 @@ export async function ensureGitignored(projectDir: string, todoDir: string): Pro
 /**
  * Takes out of `<projectDir>/.gitignore` exactly the two lines
  * `ensureGitignored` adds (its comment and the folder's pattern), leaving
- * every other line; deletes the file when nothing else is left in it.
- * Returns true when the file changed.
+ * every other line, so an untouched file gets its bytes back: a final newline
+ * the lines needed goes too, a file they created is deleted, and a file that
+ * was empty stays, empty. Returns true when the file changed.
  */
 export async function removeGitignored(projectDir: string, todoDir: string): Promise<boolean> {
   const rel = inside(projectDir, todoDir);
@@ -76,12 +92,23 @@ export async function removeGitignored(projectDir: string, todoDir: string): Pro
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;
   }
-  const block = `${IGNORE_COMMENT}\n/${rel}/\n`;
-  const after = text.indexOf(`\n${block}`);
-  const at = text.startsWith(block) ? 0 : after < 0 ? -1 : after + 1;
-  if (at < 0) return false;
-  const next = text.slice(0, at) + text.slice(at + block.length);
-  if (next === "") {
+  let found: { at: number; comment: string; block: string } | null = null;
+  for (const comment of [IGNORE_COMMENT, WAS_EMPTY, NO_FINAL_NEWLINE]) {
+    const block = `${comment}\n/${rel}/\n`;
+    const after = text.lastIndexOf(`\n${block}`);
+    const at = text.startsWith(block) ? 0 : after < 0 ? -1 : after + 1;
+    if (at >= 0) {
+      found = { at, comment, block };
+      break;
+    }
+  }
+  if (found === null) return false;
+  const { at, comment, block } = found;
+  const last = at + block.length === text.length;
+  // The newline the lines needed before them goes too, unless something was written after them.
+  const from = comment === NO_FINAL_NEWLINE && last && at > 0 ? at - 1 : at;
+  const next = text.slice(0, from) + text.slice(at + block.length);
+  if (next === "" && comment !== WAS_EMPTY) {
     await unlink(path);
     return true;
   }
