@@ -34,7 +34,9 @@ async function world() {
   return { root, home, project, bin, entry, env, context, install };
 }
 
-const at = (version: string | null) => createCodexDoctor({ version: async () => version });
+const NO_SYSTEM = "/nonexistent/codex/config.toml";
+const at = (version: string | null) =>
+  createCodexDoctor({ version: async () => version, systemConfig: NO_SYSTEM });
 
 describe("codex doctor", () => {
   it("says nothing when Codex is neither installed nor hooked", async () => {
@@ -58,7 +60,14 @@ describe("codex doctor", () => {
     await w.install("user");
     const findings = await at("0.169.0")(w.context);
     expect(findings.filter((f) => !f.ok)).toEqual([]);
-    expect(findings.map((f) => f.check)).toEqual(["version", "hooks", "trust", "command"]);
+    expect(findings.map((f) => f.check)).toEqual([
+      "version",
+      "hooks",
+      "trust",
+      "command",
+      "hooks-feature",
+      "update-plan",
+    ]);
     const old = await at("0.120.0")(w.context);
     expect(old.find((f) => f.check === "version")).toMatchObject({ ok: false });
   });
@@ -77,4 +86,58 @@ describe("codex doctor", () => {
     expect(failed.command?.message).toContain(w.entry);
     expect(failed["project-trust"]?.fix).toContain('trust_level = "trusted"');
   });
+
+  it("fails [features] hooks = false in the user config, naming the file", async () => {
+    const w = await world();
+    await w.install("project");
+    const userPath = join(w.env.CODEX_HOME, "config.toml");
+    await writeFile(userPath, `[features]\nhooks = false\n\n${await readFile(userPath, "utf8")}`);
+    await trustProject(w);
+    const failed = (await at("0.169.0")(w.context)).filter((f) => !f.ok);
+    expect(failed.map((f) => f.check)).toEqual(["hooks-feature"]);
+    expect(failed[0]?.message).toContain(userPath);
+  });
+
+  it("fails update_plan switched off in a trusted project over a --user install", async () => {
+    const w = await world();
+    await w.install("user");
+    await mkdir(join(w.project, ".codex"), { recursive: true });
+    const projectPath = join(w.project, ".codex", "config.toml");
+    await writeFile(projectPath, "[tools.update_plan]\nenabled = false\n");
+    // Untrusted, Codex does not load the project's file: nothing is wrong yet.
+    expect((await at("0.169.0")(w.context)).filter((f) => !f.ok)).toEqual([]);
+    await trustProject(w);
+    const failed = (await at("0.169.0")(w.context)).filter((f) => !f.ok);
+    expect(failed.map((f) => f.check)).toEqual(["update-plan"]);
+    expect(failed[0]?.message).toContain(projectPath);
+    expect(failed[0]?.fix).toContain(projectPath);
+  });
+
+  it("reads the system config, and a working folder's own layer below the project", async () => {
+    const w = await world();
+    await w.install("user");
+    const system = join(w.root, "system.toml");
+    await writeFile(system, "[features]\nhooks = false\n");
+    const check = createCodexDoctor({ version: async () => "0.169.0", systemConfig: system });
+    expect((await check(w.context)).find((f) => f.check === "hooks-feature")?.message).toContain(
+      system,
+    );
+    await writeFile(system, "");
+    const sub = join(w.project, "pkg");
+    await mkdir(join(sub, ".codex"), { recursive: true });
+    await writeFile(join(sub, ".codex", "config.toml"), "[features]\nhooks = false\n");
+    await trustProject(w);
+    const deep = await check({ ...w.context, cwd: sub });
+    expect(deep.find((f) => f.check === "hooks-feature")).toMatchObject({ ok: false });
+    expect((await check(w.context)).find((f) => f.check === "hooks-feature")?.ok).toBe(true);
+  });
 });
+
+async function trustProject(w: Awaited<ReturnType<typeof world>>): Promise<void> {
+  const userPath = join(w.env.CODEX_HOME, "config.toml");
+  const { realpathSync } = await import("node:fs");
+  await writeFile(
+    userPath,
+    `${await readFile(userPath, "utf8")}\n[projects.${JSON.stringify(realpathSync(w.project))}]\ntrust_level = "trusted"\n`,
+  );
+}

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join, relative, sep } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import {
   installedCommand,
@@ -10,12 +10,16 @@ import {
   readToml,
   trustedHashes,
 } from "./config-block.js";
+import { type ConfigLayer, effectiveFindings } from "./effective-config.js";
 import { codexProjectDir } from "./store-location.js";
 
 /** The Codex CLI versions this integration was measured on (hook payloads, trust hashes). */
 export const CODEX_SUPPORTED = { min: "0.169.0", tested: "0.169.0" } as const;
 
 const HOST = "codex";
+
+/** Where Codex reads its system-wide config on Unix. */
+const SYSTEM_CONFIG = "/etc/codex/config.toml";
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split(".").map((n) => Number.parseInt(n, 10) || 0);
@@ -129,6 +133,60 @@ function findingsFor(
 export interface CodexDoctorOptions {
   /** The installed Codex version, or null when none is found. Default: `codex --version` on PATH. */
   version?: (env: Record<string, string | undefined>) => Promise<string | null>;
+  /** Codex's system-wide config. Default: `/etc/codex/config.toml`. */
+  systemConfig?: string;
+}
+
+/** The folders from the project root down to `cwd`, root first. */
+function foldersDown(root: string, cwd: string): string[] {
+  const rel = relative(root, cwd);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return [root];
+  const out = [root];
+  let dir = root;
+  for (const part of rel.split(sep)) {
+    dir = join(dir, part);
+    out.push(dir);
+  }
+  return out;
+}
+
+/**
+ * Every config layer Codex reads for `cwd`, lowest precedence first, or a
+ * finding naming the file that does not parse (Codex refuses it too).
+ */
+async function configLayers(
+  systemPath: string,
+  userPath: string,
+  userText: string,
+  project: string,
+  cwd: string,
+): Promise<ConfigLayer[] | DoctorFinding> {
+  const layers: ConfigLayer[] = [];
+  try {
+    const systemText = await readText(systemPath);
+    if (systemText !== null) {
+      layers.push({
+        kind: "system",
+        path: systemPath,
+        doc: readToml(systemText, systemPath),
+        active: true,
+      });
+    }
+    const userDoc = readToml(userText, userPath);
+    layers.push({ kind: "user", path: userPath, doc: userDoc, active: true });
+    const trusted = projectTrusted(userDoc, project);
+    for (const folder of foldersDown(project, cwd)) {
+      const path = join(folder, ".codex", "config.toml");
+      if (path === userPath) continue;
+      const text = await readText(path);
+      if (text === null) continue;
+      layers.push({ kind: "project", path, doc: readToml(text, path), active: trusted });
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { host: HOST, check: "config", ok: false, message, fix: "fix the file's TOML syntax" };
+  }
+  return layers;
 }
 
 /** The doctor's Codex check: version, hooks present and trusted, command resolvable. */
@@ -183,6 +241,18 @@ export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck
       });
     }
     for (const config of configs) out.push(...findingsFor(config, userPath, userText, project));
+    if (configs.length > 0) {
+      const cwd = canonical(context.cwd);
+      const layers = await configLayers(
+        options.systemConfig ?? SYSTEM_CONFIG,
+        userPath,
+        userText,
+        project,
+        cwd,
+      );
+      if (Array.isArray(layers)) out.push(...effectiveFindings(layers));
+      else out.push(layers);
+    }
     return out;
   };
 }
