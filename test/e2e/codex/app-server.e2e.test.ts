@@ -116,7 +116,11 @@ describe("Codex CLI through app-server", () => {
     const log = await until(
       () => world.log(threadId),
       (entries) => entries.length >= 3,
-    );
+      150_000,
+    ).catch((error: Error) => {
+      const turns = world.server.requests.map((r) => r.turnMetadata.turn_id);
+      throw new Error(`${error.message}; ${turns.length} model requests, turns ${turns.join(" ")}`);
+    });
     expect(log.every((e) => e.action === "skip" && e.reason === "host-goal-active")).toBe(true);
     await app.request("thread/goal/set", { threadId, status: "paused" });
     // The goal loop winds down: no request for 3 s.
@@ -153,5 +157,5 @@ describe("Codex CLI through app-server", () => {
       ["skip", "no-incomplete-todos"],
     ]);
     expect(hookPrompts(world.server.requests.at(-1)!)).toHaveLength(1);
-  }, 240_000);
+  }, 400_000);
 });
