@@ -1,5 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PRESET_NAMES } from "../../core/engine/presets.js";
+import type { PresetName } from "../../core/types.js";
+import { MemoryStore } from "../../store/memory/memory-store.js";
+import { runCodexHookText } from "./handler.js";
 import { isOwnNudge } from "./own-nudge.js";
 import { CLOSE_INSTRUCTION } from "./plan.js";
 
@@ -29,5 +33,25 @@ describe("isOwnNudge", () => {
         expect(isOwnNudge(prompt)).toBe(false);
       }),
     );
+  });
+
+  it("recognises the nudge every preset's Stop hook actually blocks with", async () => {
+    for (const preset of PRESET_NAMES as PresetName[]) {
+      const store = new MemoryStore();
+      const send = (event: Record<string, unknown>) =>
+        runCodexHookText(
+          JSON.stringify({ session_id: "s-1", turn_id: "t-1", cwd: "/p", ...event }),
+          { store, preset },
+        );
+      await send({ hook_event_name: "UserPromptSubmit", prompt: "go" });
+      await send({
+        hook_event_name: "PostToolUse",
+        tool_name: "update_plan",
+        tool_input: { plan: [{ step: "a", status: "pending" }] },
+      });
+      const stop = await send({ hook_event_name: "Stop", stop_hook_active: false });
+      const reason = (JSON.parse(stop.stdout) as { reason: string }).reason;
+      expect(isOwnNudge(wrap(reason)), preset).toBe(true);
+    }
   });
 });
