@@ -166,6 +166,19 @@ describe("pi 0.73 / 1.x AssistantMessage.errorMessage", () => {
         "context_overflow",
       ],
       ["terminated", { errorMessage: "terminated" }, "transient"],
+      [
+        "pi 1.3.0's final text: a generic type around a specific code, settled by the status",
+        {
+          errorMessage:
+            '503: {"message":"The server is overloaded","type":"invalid_request_error","code":"server_is_overloaded","param":null}',
+        },
+        "transient",
+      ],
+      [
+        "the same disagreement without a status stays permanent",
+        { error: { type: "invalid_request_error", code: "server_is_overloaded" } },
+        "permanent",
+      ],
     ]);
   });
 });

@@ -348,8 +348,19 @@ export function classifyError(error: unknown): ErrorVerdict {
   if (overflowText)
     return { kind: "context_overflow", why: `the message says ${quote(overflowText)}` };
   const permanent = hasCode(PERMANENT_CODES);
-  if (permanent) return { kind: "permanent", why: `code ${quote(rawCode(permanent))}` };
   const transient = hasCode(TRANSIENT_CODES);
+  if (permanent && transient) {
+    // Codes that disagree (a generic `invalid_request_error` type around a
+    // `server_is_overloaded` code): the HTTP status settles it, else permanent.
+    const status = statuses.find((s) => statusKind(s) !== null);
+    if (status !== undefined && statusKind(status) === "transient") {
+      return {
+        kind: "transient",
+        why: `code ${quote(rawCode(transient))} with HTTP status ${status}`,
+      };
+    }
+  }
+  if (permanent) return { kind: "permanent", why: `code ${quote(rawCode(permanent))}` };
   if (transient) return { kind: "transient", why: `code ${quote(rawCode(transient))}` };
   const declared = evidence.retryable[0];
   if (declared !== undefined) {
