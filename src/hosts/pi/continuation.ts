@@ -356,13 +356,15 @@ export class PiContinuation {
       this.#ignoreTurnEnd = false;
       return;
     }
-    if (this.#scope === null || !isAssistant(message) || hasToolCalls(message)) return;
+    if (this.#scope === null || !isAssistant(message)) return;
     if (message.stopReason === "error") {
       // pi decides whether to retry only after agent_end: deciding here would
-      // park a run that pi's retry is about to recover. See `agentEnd`.
+      // park a run that pi's retry is about to recover. See `agentEnd`. (A
+      // stream that broke inside a tool call ends the run the same way.)
       this.#pendingError = message;
       return;
     }
+    if (hasToolCalls(message)) return;
     // One nudge in flight at a time; the pending one answers this turn too.
     if (this.#reservation) return;
     const signals = this.#signals();

@@ -124,6 +124,20 @@ describe("pi provider errors", () => {
     expect(await decisions(store)).toEqual(["inject:"]);
   });
 
+  it("an error that broke off inside a tool call parks when pi gives up too", async () => {
+    const { pi, store } = await start();
+    await pi.emit("context", { messages: [] });
+    const reply = {
+      ...assistant("error", { toolCall: true }),
+      errorMessage: "401 Incorrect API key provided",
+    };
+    pi.emitSync("message_end", { message: reply });
+    pi.emitSync("turn_end", { message: reply, toolResults: [] });
+    pi.emitSync("agent_end", { messages: [reply] });
+    await drain();
+    expect(await decisions(store)).toEqual(["skip:provider-error"]);
+  });
+
   it("a final overflow parks as a provider error", async () => {
     const { pi, store } = await start();
     await failedCall(pi, "prompt is too long: 210000 tokens > 200000 maximum");
