@@ -131,6 +131,11 @@ export interface TurnOutcome {
   injected: boolean;
   /** The abort was caused by a process restart, not by the user. */
   restartCaused: boolean;
+  /**
+   * The host ran its own retries on this provider error and gave up (pi):
+   * the engine adds no retry of its own, a transient error parks at once.
+   */
+  hostRetried?: boolean;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,4 +1,7 @@
 import type { StopReason, TokenUsage } from "../core/types.js";
+import { classifyError, type ErrorKind } from "./error-class.js";
+
+export { classifyError, type ErrorKind, type ErrorVerdict } from "./error-class.js";
 
 /**
  * Classifiers turn each host's notion of "how the turn ended" into one
@@ -68,97 +71,17 @@ export function classifyOpenAiFinishReason(reason: unknown): StopReason {
   return lookup(OPENAI, reason);
 }
 
-function errorParts(error: unknown): { name: string; message: string } {
-  if (typeof error === "string") return { name: "", message: error.toLowerCase() };
-  if (typeof error !== "object" || error === null) return { name: "", message: "" };
-  const record = error as Record<string, unknown>;
-  const name = typeof record.name === "string" ? record.name : "";
-  let message = typeof record.message === "string" ? record.message : "";
-  // OpenCode nests the details: { name, data: { message, ... } }.
-  const data = record.data;
-  if (typeof data === "object" && data !== null) {
-    const inner = (data as Record<string, unknown>).message;
-    if (typeof inner === "string") message = `${message} ${inner}`;
-  }
-  return { name, message: message.toLowerCase() };
-}
-
-const ABORT_NAMES = new Set(["MessageAbortedError", "AbortError"]);
-
 /** True for errors that mean the user (or the host on their behalf) stopped the turn. */
 export function isInterrupt(error: unknown): boolean {
-  const { name, message } = errorParts(error);
-  if (ABORT_NAMES.has(name)) return true;
-  if (name === "DOMException" && message.includes("abort")) return true;
-  return /\b(abort(ed)?|cancel(l)?ed|interrupted)\b/.test(message);
+  return classifyError(error).kind === "abort";
 }
-
-const OVERFLOW_PATTERNS = [
-  /context[ _-]?(length|window|overflow)/,
-  /maximum context/,
-  /too many tokens/,
-  /token limit/,
-  /prompt is too long/,
-  /input is too long/,
-  /exceeds? the (model'?s? )?(maximum|max)/,
-  /max_tokens/,
-];
-
-const OVERFLOW_NAMES = new Set(["ContextOverflowError", "MessageOutputLengthError"]);
 
 /**
  * True for token-limit / context-overflow errors. These repeat on every retry,
  * so nudging after one is how an enforcer sends hundreds of nudges in minutes.
  */
 export function isContextOverflow(error: unknown): boolean {
-  const { name, message } = errorParts(error);
-  if (OVERFLOW_NAMES.has(name)) return true;
-  return OVERFLOW_PATTERNS.some((p) => p.test(message));
-}
-
-/** Errors a retry cannot fix: credentials, permissions, a request the provider refuses. */
-const PERMANENT_PATTERNS = [
-  /\b(401|403|400|404|422)\b/,
-  /unauthori[sz]ed/,
-  /authenticat/,
-  /api[ _-]?key/,
-  /permission/,
-  /forbidden/,
-  /invalid[ _-]request/,
-  /billing|quota|credit balance/,
-];
-
-const PERMANENT_NAMES = new Set(["ProviderAuthError", "AuthenticationError"]);
-
-/** Errors that come and go: the network, a rate limit, an overloaded or failing server. */
-const TRANSIENT_PATTERNS = [
-  /\b(408|409|425|429|500|502|503|504|529)\b/,
-  /rate[ _-]?limit/,
-  /too many requests/,
-  /overloaded/,
-  /temporar(il)?y unavailable|service unavailable|bad gateway|gateway timeout|internal server error/,
-  /econnreset|econnrefused|etimedout|enotfound|eai_again|epipe|socket hang up/,
-  /network|fetch failed|connection (error|reset|refused|closed)/,
-  /timed? ?out/,
-];
-
-const TRANSIENT_NAMES = new Set([
-  "APIConnectionError",
-  "APIConnectionTimeoutError",
-  "TimeoutError",
-]);
-
-/** OpenCode's APIError says itself whether a retry may help: `data.isRetryable`, `data.statusCode`. */
-function declaredRetryable(error: unknown): boolean | null {
-  if (typeof error !== "object" || error === null) return null;
-  const data = (error as Record<string, unknown>).data;
-  if (typeof data !== "object" || data === null) return null;
-  const { isRetryable, statusCode } = data as Record<string, unknown>;
-  if (typeof isRetryable === "boolean") return isRetryable;
-  if (typeof statusCode === "number") {
-    return statusCode === 408 || statusCode === 429 || statusCode >= 500;
-  }
-  return null;
+  return classifyError(error).kind === "context_overflow";
 }
 
 /**
@@ -168,23 +91,23 @@ function declaredRetryable(error: unknown): boolean | null {
  * only repeat it.
  */
 export function isTransientError(error: unknown): boolean {
-  const { name, message } = errorParts(error);
-  if (PERMANENT_NAMES.has(name)) return false;
-  const declared = declaredRetryable(error);
-  if (declared !== null) return declared;
-  if (PERMANENT_PATTERNS.some((p) => p.test(message))) return false;
-  if (TRANSIENT_NAMES.has(name)) return true;
-  return TRANSIENT_PATTERNS.some((p) => p.test(message));
+  return classifyError(error).kind === "transient";
 }
+
+const ERROR_STOP_REASONS = {
+  abort: "aborted",
+  context_overflow: "context_overflow",
+  transient: "transient_error",
+  // An error nobody can identify is treated like one a retry will not fix: it parks.
+  permanent: "error",
+  unknown: "error",
+} as const satisfies Record<ErrorKind, StopReason>;
 
 /** A host error, as the StopReason of the turn it ended. */
 export function classifyHostError(
   error: unknown,
 ): "aborted" | "context_overflow" | "transient_error" | "error" {
-  if (isInterrupt(error)) return "aborted";
-  if (isContextOverflow(error)) return "context_overflow";
-  if (isTransientError(error)) return "transient_error";
-  return "error";
+  return ERROR_STOP_REASONS[classifyError(error).kind];
 }
 
 function num(value: unknown): number {

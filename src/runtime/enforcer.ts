@@ -54,6 +54,12 @@ interface Track {
   debounce: NodeJS.Timeout | null;
   cancelCountdown: (() => void) | null;
   running: boolean;
+  /**
+   * An error interrupted a pending idle check (its countdown, backoff or
+   * decision): the idle that check answered will not come again, so the
+   * error's outcome is decided anew once the interrupted check has let go.
+   */
+  redecide: boolean;
   /** Once per cycle: set after a delivery, cleared by the next assistant message. */
   reminded: boolean;
   compactionGuard: boolean;
@@ -110,6 +116,7 @@ export class IdleEnforcer {
         debounce: null,
         cancelCountdown: null,
         running: false,
+        redecide: false,
         reminded: false,
         compactionGuard: false,
         recovering: false,
@@ -128,6 +135,7 @@ export class IdleEnforcer {
     track.debounce = null;
     track.cancelCountdown?.();
     track.cancelCountdown = null;
+    track.redecide = false;
     track.epoch++;
   }
 
@@ -156,12 +164,21 @@ export class IdleEnforcer {
    */
   async error(sessionId: string, error: unknown): Promise<void> {
     const track = this.#track(sessionId);
+    const interrupted = track.debounce !== null || track.cancelCountdown !== null || track.running;
     this.#cancelPending(track);
     // The error ended the turn our nudge started: the idle that follows is judged (and logged),
     // even when the host reports the failed assistant message only after that idle.
     track.reminded = false;
     const scope = this.#o.scopeFor(sessionId);
-    if (scope) await this.#o.runtime.turnEnded(scope, { stopReason: classifyHostError(error) });
+    if (!scope) return;
+    await this.#o.runtime.turnEnded(scope, { stopReason: classifyHostError(error) });
+    // Reported while a countdown ran (OpenCode may send the error after the
+    // idles): deciding again keeps the single retry a transient error is owed,
+    // and puts a park on record. A later idle merges into this one.
+    if (interrupted && !this.#disposed) {
+      track.redecide = true;
+      this.idle(sessionId);
+    }
   }
 
   /**
@@ -286,10 +303,12 @@ export class IdleEnforcer {
 
   /** One debounced idle: every condition is re-checked after each await and right before delivery. */
   async #check(sessionId: string, track: Track): Promise<void> {
+    // A check still running when asked to decide again re-schedules itself when it ends.
     if (track.running || this.#disposed) return;
     const scope = this.#o.scopeFor(sessionId);
     if (!scope) return;
     track.running = true;
+    track.redecide = false;
     // The countdown runs from here: fetching the list and the first look at the
     // decision happen during it, not before it.
     const startedAt = Date.now();
@@ -343,6 +362,9 @@ export class IdleEnforcer {
       this.#o.onResult?.(sessionId, result);
     } finally {
       track.running = false;
+      if (track.redecide && !this.#disposed && this.#tracks.get(sessionId) === track) {
+        this.idle(sessionId);
+      }
     }
   }
 }

@@ -88,6 +88,8 @@ export interface TurnEnd {
   usage?: Partial<TokenUsage>;
   injected?: boolean;
   restartCaused?: boolean;
+  /** The host already retried this provider error itself and gave up: no retry of ours. */
+  hostRetried?: boolean;
 }
 
 export interface RunIdleOptions {
@@ -186,6 +188,7 @@ export class ContinuationRuntime {
       usage: completeUsage(end.usage),
       injected: end.injected === true,
       restartCaused: end.restartCaused === true,
+      ...(end.hostRetried === true ? { hostRetried: true } : {}),
     };
     return onTurnOutcome(state, outcome, this.limits.tokenMode);
   }

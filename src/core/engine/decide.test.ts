@@ -474,6 +474,16 @@ describe("decide: transient provider errors", () => {
     expect(later).toMatchObject({ action: "skip", reason: "retries-exhausted" });
   });
 
+  it("adds no retry to one the host already retried itself, and parks at once", () => {
+    const input = failed(0);
+    const last = input.state.lastOutcome;
+    if (last === null) throw new Error("expected an outcome");
+    input.state = { ...input.state, lastOutcome: { ...last, hostRetried: true } };
+    const decision = decide(input);
+    expect(decision).toMatchObject({ action: "skip", reason: "retries-exhausted" });
+    expect(decision.state.parked).toBe("retries-exhausted");
+  });
+
   it("never retries with maxErrorRetries 0", () => {
     const decision = decide(failed(0, { limits: { ...LIMITS, maxErrorRetries: 0 } }));
     expect(decision).toMatchObject({ action: "skip", reason: "retries-exhausted" });

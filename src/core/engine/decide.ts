@@ -127,7 +127,7 @@ function judgeOutcome(
       return { verdict: "ok" };
     case "transient_error":
       // Written so that a NaN limit or counter parks instead of retrying.
-      return (episode?.errorRetries ?? 0) < limits.maxErrorRetries
+      return outcome.hostRetried !== true && (episode?.errorRetries ?? 0) < limits.maxErrorRetries
         ? { verdict: "retry" }
         : { verdict: "skip", reason: "retries-exhausted", park: true };
     case "error":

@@ -59,6 +59,13 @@ describe("parseContinuationState: state that cannot be trusted", () => {
     );
   }
 
+  it("round-trips an outcome the host retried itself", () => {
+    const doc = { ...exhausted(), lastOutcome: { ...outcome("t9"), hostRetried: true } };
+    const state = parseContinuationState(JSON.parse(JSON.stringify(doc)));
+    expect(state.untrusted).toBe(false);
+    expect(state.lastOutcome?.hostRetried).toBe(true);
+  });
+
   it("reads a well-formed document as trusted", () => {
     expect(parseContinuationState(exhausted()).untrusted).toBe(false);
     expect(parseContinuationState(undefined)).toEqual(emptyState());
@@ -80,6 +87,13 @@ describe("parseContinuationState: state that cannot be trusted", () => {
     ["a mistyped reminder", (d) => Object.assign(d, { reminders: [{ kind: "x" }] })],
     ["a malformed outcome", (d) => Object.assign(d, { lastOutcome: { turnId: 3 } })],
     ["a stored untrusted mark", (d) => Object.assign(d, { untrusted: true })],
+    [
+      "a mistyped hostRetried",
+      (d) =>
+        Object.assign(d, {
+          lastOutcome: { ...outcome("t9", { stopReason: "transient_error" }), hostRetried: "yes" },
+        }),
+    ],
   ];
   for (const [label, corrupt] of corruptions) {
     it(`marks ${label} untrusted, and the engine skips with state-unreadable`, () => {

@@ -156,7 +156,8 @@ export function parseOutcome(raw: unknown): TurnOutcome | null {
     endedAt === undefined ||
     usage === null ||
     typeof raw.injected !== "boolean" ||
-    typeof raw.restartCaused !== "boolean"
+    typeof raw.restartCaused !== "boolean" ||
+    (raw.hostRetried !== undefined && typeof raw.hostRetried !== "boolean")
   ) {
     return null;
   }
@@ -167,6 +168,7 @@ export function parseOutcome(raw: unknown): TurnOutcome | null {
     usage,
     injected: raw.injected,
     restartCaused: raw.restartCaused,
+    ...(raw.hostRetried === true ? { hostRetried: true } : {}),
   };
 }
 

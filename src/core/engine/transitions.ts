@@ -80,6 +80,9 @@ function checkOutcome(raw: unknown): TurnOutcome {
       throw new Error(`${where}.${flag} must be a boolean, got ${describe(o[flag])}`);
     }
   }
+  if (o.hostRetried !== undefined && typeof o.hostRetried !== "boolean") {
+    throw new Error(`${where}.hostRetried must be a boolean, got ${describe(o.hostRetried)}`);
+  }
   return {
     turnId: o.turnId,
     stopReason: o.stopReason as StopReason,
@@ -87,6 +90,7 @@ function checkOutcome(raw: unknown): TurnOutcome {
     usage,
     injected: o.injected as boolean,
     restartCaused: o.restartCaused as boolean,
+    ...(o.hostRetried === true ? { hostRetried: true } : {}),
   };
 }
 

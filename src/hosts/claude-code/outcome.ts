@@ -48,8 +48,8 @@ export function stopReasonOfFailure(
   details: string | null,
   message: string | null,
 ): StopReason {
-  const text = [error, details, message].filter((t) => t !== null).join(" ");
-  return classifyHostError(text);
+  // `error` is Claude Code's own type (rate_limit, server_error, authentication_failed, ...).
+  return classifyHostError({ type: error, message: details, details: message });
 }
 
 const TERMINAL_TASK_STATUSES = new Set([

@@ -410,6 +410,52 @@ describe("OpenCodeContinuation", () => {
     expect(fake.prompts).toHaveLength(0);
   });
 
+  it("an error reported during the countdown still gets its single retry", async () => {
+    const { fake, send, continuation, decisions } = setup({
+      countdownMs: 60_000,
+      limits: { errorBackoffMs: 20 },
+    });
+    fake.todos.set("s1", OPEN);
+    const toast = fake.nextToast();
+    for (const event of turnEvents("s1").events) void continuation.handle(event);
+    await toast;
+    await new Promise((resolve) => setImmediate(resolve)); // the countdown has started
+    // The stream's overload arrives after the idles, as nested OpenAI JSON.
+    const overloaded = {
+      name: "APIError",
+      data: {
+        message: "Server error.",
+        isRetryable: false,
+        responseBody: '{"type":"error","error":{"code":"server_is_overloaded","message":"busy"}}',
+      },
+    };
+    await send(events.error("s1", overloaded));
+    expect(fake.prompts).toHaveLength(1);
+    expect(fake.prompts[0]?.parts[0]?.text).toBe(RETRY_TEXT);
+    expect(await decisions("s1")).toEqual(["inject"]);
+    // Its own idles, arriving late, decide nothing more.
+    await send(events.status("s1", "idle"), events.idle("s1"));
+    expect(fake.prompts).toHaveLength(1);
+  });
+
+  it("a permanent error reported during the countdown parks, on record, and sends nothing", async () => {
+    const { fake, send, continuation, decisions, state } = setup({ countdownMs: 60_000 });
+    fake.todos.set("s1", OPEN);
+    const toast = fake.nextToast();
+    for (const event of turnEvents("s1").events) void continuation.handle(event);
+    await toast;
+    await new Promise((resolve) => setImmediate(resolve));
+    await send(
+      events.error("s1", {
+        name: "ProviderAuthError",
+        data: { providerID: "x", message: "no key" },
+      }),
+    );
+    expect(fake.prompts).toHaveLength(0);
+    expect(await decisions("s1")).toEqual(["skip:provider-error"]);
+    expect((await state("s1")).parked).toBe("provider-error");
+  });
+
   it("drops a deleted session's timers and stored data, and ignores its late events", async () => {
     const { fake, send, continuation, store } = setup({ countdownMs: 60_000 });
     fake.todos.set("s1", OPEN);

@@ -1,6 +1,7 @@
 import { resolveScope } from "../../core/scope/scope.js";
 import type { DecisionLogEntry, HostSignals, Scope, Store } from "../../core/types.js";
 import {
+  classifyError,
   classifyHostError,
   classifyOpenAiFinishReason,
   usageFromOpenCode,
@@ -269,13 +270,18 @@ export class OpenCodeContinuation {
         return;
       case "idle":
         return this.#onIdle(ev.sessionId, track);
-      case "error":
+      case "error": {
         track.busy = false;
+        const verdict = classifyError(ev.error);
+        this.#log("info", `provider error read as ${verdict.kind}: ${verdict.why}`, {
+          sessionId: ev.sessionId,
+        });
         if (!(await this.#hasList(ev.sessionId, track, false))) {
           track.before.error = ev.error;
           return;
         }
         return this.enforcer.error(ev.sessionId, ev.error);
+      }
       case "compacted":
         this.enforcer.compacted(ev.sessionId);
         return;

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { HostSignals, Scope, ScopeSnapshot, TodoTool, ToolResult } from "../../core/types.js";
 import {
   type ContinuationRuntime,
-  classifyPiStopReason,
   completeUsage,
   type IdleResult,
   NO_SCOPE_NOTICE,
@@ -12,6 +11,7 @@ import { asksTheUser } from "../../runtime/questions.js";
 import { formatReminder } from "./messages.js";
 import type { PiAssistantMessage, PiCustomMessage, PiMessage } from "./pi-api.js";
 import { previewIdle, withOutcome } from "./preview.js";
+import { piMayRecover, piStopReason } from "./retry.js";
 
 /** `customType` of the continuation messages this extension queues. */
 export const NUDGE_MESSAGE_TYPE = "todo-continuation";
@@ -110,6 +110,11 @@ export class PiContinuation {
   #ignoreTurnEnd = false;
   /** The answer the pending nudge followed: it stands in for the call a withdrawal aborts. */
   #answer: PiAssistantMessage | null = null;
+  /**
+   * A turn that ended in a provider error pi may still retry (or recover from
+   * by compacting): nothing is decided on it until pi has given up.
+   */
+  #pendingError: PiAssistantMessage | null = null;
   /** Tool calls our handlers ran (their failures already queued a reminder). */
   readonly #ranToolCalls = new Set<string>();
 
@@ -164,12 +169,15 @@ export class PiContinuation {
     this.#snapshot = null;
     this.#reservation = null;
     this.#injectedTurn = false;
+    this.#pendingError = null;
     await this.#refresh();
   }
 
   /** A prompt typed by the user (or sent over RPC): resets the episode and lifts an abort block. */
   async userInput(source: string): Promise<void> {
     if (source === "extension") return;
+    // The error before this prompt was final (nothing retried it): its park goes on record first.
+    this.providerErrorFinal();
     if (this.#reservation) this.#reservation.superseded = true;
     this.#injectedTurn = false;
     await this.#enqueue((scope) => this.#runtime.turnStarted(scope, { real: true }));
@@ -214,6 +222,8 @@ export class PiContinuation {
    * nudge, take a fresh snapshot, and add pending reminders for this call.
    */
   async context(messages: PiMessage[], abort: () => void): Promise<ContextResult | undefined> {
+    // pi is calling the model again after an error: its retry (or a compaction) took over.
+    this.#pendingError = null;
     let next = messages;
     const reservation = this.#reservation;
     const index = reservation ? messages.findIndex((m) => reservationId(m) === reservation.id) : -1;
@@ -258,7 +268,9 @@ export class PiContinuation {
    */
   messageEnd(message: PiMessage): PiAssistantMessage | undefined {
     if (!isAssistant(message)) return undefined;
-    const stopReason = classifyPiStopReason(message.stopReason);
+    const stopReason = piStopReason(message);
+    // pi owns retries of provider errors: the engine adds none after it gives up.
+    const hostRetried = message.stopReason === "error";
     if (this.#withdrawing) {
       this.#withdrawing = false;
       // The call we aborted to withdraw a nudge: not a user abort, and the
@@ -290,6 +302,7 @@ export class PiContinuation {
             usage: completeUsage(usage),
             injected,
             restartCaused: false,
+            ...(hostRetried ? { hostRetried } : {}),
           },
           this.#runtime.limits.tokenMode,
         );
@@ -299,9 +312,39 @@ export class PiContinuation {
       }
     }
     void this.#enqueue((scope) =>
-      this.#runtime.turnEnded(scope, { turnId, stopReason, usage, injected }),
+      this.#runtime.turnEnded(scope, { turnId, stopReason, usage, injected, hostRetried }),
     );
     return undefined;
+  }
+
+  /**
+   * The run ended (pi emits this before it decides on a retry). An error pi
+   * cannot retry or recover from is final now; one it may retry waits for
+   * `context` (pi retried), `agent_before_settle` (1.x: pi gave up), the
+   * next prompt, or the end of the session.
+   */
+  agentEnd(): void {
+    const pending = this.#pendingError;
+    if (pending !== null && !piMayRecover(pending)) this.providerErrorFinal();
+  }
+
+  /**
+   * pi has given up on the run's last error (or never retried it): the
+   * decision is made now, on that error's outcome, and parks the session.
+   * Never awaits; the decision is queued with the other store writes.
+   */
+  providerErrorFinal(): void {
+    if (this.#pendingError === null || this.#scope === null) return;
+    this.#pendingError = null;
+    void this.#enqueue((scope) =>
+      this.#runtime.runIdle(scope, {
+        trigger: "provider_error",
+        signals: this.#signals(),
+        deliver: () => {
+          throw new Error("the run ended in a provider error; nothing was queued");
+        },
+      }),
+    );
   }
 
   /**
@@ -313,7 +356,15 @@ export class PiContinuation {
       this.#ignoreTurnEnd = false;
       return;
     }
-    if (this.#scope === null || !isAssistant(message) || hasToolCalls(message)) return;
+    if (this.#scope === null || !isAssistant(message)) return;
+    if (message.stopReason === "error") {
+      // pi decides whether to retry only after agent_end: deciding here would
+      // park a run that pi's retry is about to recover. See `agentEnd`. (A
+      // stream that broke inside a tool call ends the run the same way.)
+      this.#pendingError = message;
+      return;
+    }
+    if (hasToolCalls(message)) return;
     // One nudge in flight at a time; the pending one answers this turn too.
     if (this.#reservation) return;
     const signals = this.#signals();

@@ -140,12 +140,20 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
     pi.on("turn_end", (event) => {
       continuation.turnEnd(event.message);
     });
+    // pi 0.73 and 1.x emit agent_end before deciding on a retry; 1.x then settles after it.
+    pi.on("agent_end", () => {
+      continuation.agentEnd();
+    });
+    pi.on("agent_before_settle", () => {
+      continuation.providerErrorFinal();
+    });
     pi.on("tool_execution_end", (event) => {
       if (toolNames.has(event.toolName)) {
         continuation.toolEnded(event.toolCallId, event.toolName, event.isError);
       }
     });
     pi.on("session_shutdown", async () => {
+      continuation.providerErrorFinal();
       await continuation.settle();
       if (ownStore) await store.close();
     });

@@ -18,6 +18,8 @@ export interface PiAssistantMessage {
   /** `{ input, output, cacheRead, cacheWrite, totalTokens, cost }`; `input` excludes cached tokens. */
   usage?: unknown;
   responseId?: string;
+  /** With `stopReason: "error"`: the provider's error, as text (`429 status code (no body)`). */
+  errorMessage?: string;
   timestamp: number;
 }
 
@@ -88,6 +90,10 @@ export interface PiExtensionApi {
   on(event: "context", handler: Handler<{ messages: PiMessage[] }, unknown>): void;
   on(event: "message_end", handler: Handler<{ message: PiMessage }>): void;
   on(event: "turn_end", handler: Handler<{ message: PiMessage; toolResults: unknown[] }>): void;
+  /** Emitted before pi decides whether to retry the run's last error (0.73 and 1.x). */
+  on(event: "agent_end", handler: Handler<{ messages: PiMessage[] }>): void;
+  /** pi 1.x only: the run is over, after pi's own retries and overflow compaction. */
+  on(event: "agent_before_settle", handler: Handler<{ outcome?: string }>): void;
   on(
     event: "tool_execution_end",
     handler: Handler<{ toolCallId: string; toolName: string; isError: boolean }>,
