@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -56,6 +57,24 @@ describe("readTaskFolder", () => {
         ["2", null],
         ["3", null],
         ["5", "deleted"],
+      ]),
+    );
+  });
+
+  it("reads no task from a FIFO or a device in the folder (it would block or never end)", async () => {
+    const dir = join(temp("cc-tasks-"), "s1");
+    mkdirSync(dir);
+    execFileSync("mkfifo", [join(dir, "1.json")]);
+    symlinkSync("/dev/zero", join(dir, "2.json"));
+    writeFileSync(
+      join(dir, "3.json"),
+      JSON.stringify({ id: "3", subject: "C", status: "pending" }),
+    );
+    expect(await readTaskFolder(dir)).toEqual(
+      new Map<string, unknown>([
+        ["1", null],
+        ["2", null],
+        ["3", { id: "3", content: "C", status: "pending" }],
       ]),
     );
   });

@@ -1,7 +1,11 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { readRegularFile } from "../bounded-read.js";
 import { type TaskFileEntry, todoFromTaskFile } from "./todos.js";
+
+/** A task file larger than this is not read (one task is a few hundred bytes). */
+export const MAX_TASK_FILE_BYTES = 1024 * 1024;
 
 /** A single path segment that cannot climb out of the folder it is joined to. */
 const SAFE_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
@@ -45,7 +49,13 @@ export async function readTaskFolder(dir: string): Promise<Map<string, TaskFileE
         const id = name.slice(0, -".json".length);
         let entry: TaskFileEntry = null;
         try {
-          const parsed = todoFromTaskFile(JSON.parse(await readFile(join(dir, name), "utf8")));
+          // Only a regular file of sane size: a device or FIFO in the folder is no task.
+          const read = await readRegularFile(join(dir, name), {
+            maxBytes: MAX_TASK_FILE_BYTES,
+            mode: "whole",
+          });
+          if (read.status !== "read") throw new Error(`${name}: ${read.status}`);
+          const parsed = todoFromTaskFile(JSON.parse(read.bytes.toString("utf8")));
           // A file whose inner id disagrees with its name is not trusted.
           entry = parsed === null || parsed === "deleted" || parsed.id === id ? parsed : null;
         } catch {

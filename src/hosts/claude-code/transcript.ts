@@ -1,6 +1,6 @@
-import { open } from "node:fs/promises";
 import type { TokenUsage } from "../../core/types.js";
 import { usageFromAnthropic } from "../../runtime/classify.js";
+import { readRegularFile } from "../bounded-read.js";
 
 /**
  * What a Stop hook can learn from the session transcript (JSONL, one entry per
@@ -129,33 +129,16 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
 
 /**
  * The last `maxBytes` of a transcript as lines, the first (possibly cut) line
- * dropped when the file was longer. A missing file is no lines.
+ * dropped when the file was longer. A missing file, or a path that is not a
+ * regular file (a device, a FIFO, a folder), is no lines.
  */
 export async function readTranscriptTail(
   path: string,
   maxBytes: number = TRANSCRIPT_TAIL_BYTES,
 ): Promise<string[]> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    const start = Math.max(0, size - maxBytes);
-    const buffer = Buffer.alloc(size - start);
-    let read = 0;
-    while (read < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    const lines = buffer.subarray(0, read).toString("utf8").split("\n");
-    if (start > 0) lines.shift();
-    return lines;
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(path, { maxBytes, mode: "tail" });
+  if (read.status !== "read") return [];
+  const lines = read.bytes.toString("utf8").split("\n");
+  if (read.truncated) lines.shift();
+  return lines;
 }

@@ -3,6 +3,7 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import type { ChildRuns } from "./children.js";
+import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
 import {
   CHILD_AGENT_TOOL,
@@ -11,8 +12,8 @@ import {
   familyOfList,
   todosAfterTool,
 } from "./todos.js";
-import { isRealUserPrompt, lastMessageOf, nudgeReason, stopReasonOf, turnIdOf } from "./turn.js";
-import { readSessionSpend } from "./usage.js";
+import { isRealUserPrompt, judgeTurn, lastMessageOf, nudgeReason } from "./turn.js";
+import { readSessionMessages, spendOf } from "./usage.js";
 
 /** The host name in scope keys: `session/gemini.<session id>`. */
 export const GEMINI_HOST = "gemini";
@@ -25,8 +26,8 @@ export interface GeminiHookOptions {
   now?: () => number;
   /** A closing question counts as waiting for the user. Default true. */
   waitOnQuestions?: boolean;
-  /** Reads a turn's token spend from the session file; injectable for tests. */
-  readSpend?: typeof readSessionSpend;
+  /** Reads the session file's messages (token spend, turn evidence); injectable for tests. */
+  readSession?: typeof readSessionMessages;
 }
 
 /** What the hook process prints and exits with. */
@@ -160,18 +161,26 @@ async function afterAgent(
   const before = await options.store.read(scope);
   // A session that never wrote a todo has nothing to decide.
   if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
-  const stopReason = stopReasonOf(event.promptResponse);
-  // The replies since the previous AfterAgent (or the user's prompt) are this turn's.
-  const since = before.state.lastOutcome?.endedAt ?? before.state.lastUserTurnAt ?? 0;
-  const usage = await (options.readSpend ?? readSessionSpend)(event.transcriptPath, since);
+  // Everything recorded since the previous AfterAgent (or the user's prompt) is this turn's.
+  const previous = before.state.lastOutcome ?? null;
+  const since = previous?.endedAt ?? before.state.lastUserTurnAt ?? 0;
+  const messages = await (options.readSession ?? readSessionMessages)(event.transcriptPath);
+  const usage = messages === null ? null : spendOf(messages, since);
+  const turn = judgeTurn({
+    prompt: event.prompt,
+    promptResponse: event.promptResponse,
+    evidence: messages === null ? null : turnEvidence(messages, since),
+    previous: previous === null ? null : { turnId: previous.turnId, endedAt: previous.endedAt },
+    lastUserTurnAt: before.state.lastUserTurnAt ?? null,
+  });
   const message = lastMessageOf(event.promptResponse);
   const runtime = runtimeOf(options, closeInstructionFor(familyOfList(before.todos.todos)));
   // The outcome is recorded in the decision's own transaction: one write per AfterAgent.
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
     outcome: {
-      turnId: turnIdOf(event.promptResponse, before.todosRevision),
-      stopReason,
+      turnId: turn.turnId,
+      stopReason: turn.stopReason,
       injected: event.stopHookActive,
       ...(usage !== null ? { usage } : {}),
     },
@@ -180,7 +189,10 @@ async function afterAgent(
       response.stdout = geminiBlockDecision(nudgeReason(nudge.text));
     },
   });
-  const turn = stopReason === "aborted" ? " after the user cancelled the turn" : "";
-  response.stderr.push(`todo-continuation: ${describeIdle(result)}${turn}`);
+  const why =
+    turn.stopReason === "aborted"
+      ? " after the turn was cancelled (Esc, or the CLI cut its model call)"
+      : "";
+  response.stderr.push(`todo-continuation: ${describeIdle(result)}${why}`);
   return response;
 }

@@ -7,6 +7,7 @@
 export { type ChildRuns, defaultChildRoot, fileChildRuns } from "./children.js";
 export { GEMINI_HOOK_NAME, geminiHookCommand, HOOK_ENTRY } from "./command.js";
 export { geminiDoctor } from "./doctor.js";
+export { type TurnEvidence, turnEvidence } from "./evidence.js";
 export {
   ALLOW,
   GEMINI_HOST,
@@ -67,8 +68,10 @@ export {
   isCliPrompt,
   isOurNudge,
   isRealUserPrompt,
+  judgeTurn,
   NO_RESPONSE_TEXT,
   NUDGE_MARKER,
   nudgeReason,
-  turnIdOf,
+  type TurnFacts,
+  type TurnVerdict,
 } from "./turn.js";

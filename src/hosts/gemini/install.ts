@@ -1,11 +1,19 @@
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
-import { readJsonFile, writeJsonFile } from "../settings-file.js";
+import {
+  installWithLedger,
+  type PlannedInstallWrite,
+  type PlannedUninstall,
+  type UninstallAction,
+  uninstallWithLedger,
+} from "../install-ledger.js";
+import { readJsonFile } from "../settings-file.js";
 import { geminiHookCommand } from "./command.js";
 import {
   type GeminiTarget,
   geminiSettingsPath,
+  geminiUserDir,
   trustedFoldersPath,
   trustedHooksPath,
 } from "./paths.js";
@@ -38,6 +46,17 @@ export interface GeminiInstallResult {
   command: string | null;
   portable: boolean;
 }
+
+/**
+ * Where install notes each file's bytes before it first wrote there, so that
+ * uninstall can restore them exactly (see ../install-ledger.ts).
+ */
+export function geminiInstallLedgerPath(env: Record<string, string | undefined>): string {
+  return join(geminiUserDir(env), "todo-continuation-installs.json");
+}
+
+const settingsOwner = (path: string) => `settings:${resolve(path)}`;
+const trustOwner = (project: string) => `trusted-hooks:${project}`;
 
 /** This package's root: `dist/hosts/gemini` (or `src/hosts/gemini`) is three levels down. */
 export function geminiPackageRoot(moduleUrl: string = import.meta.url): string {
@@ -145,15 +164,21 @@ export async function installGemini(
   const file = await readJsonFile(path);
   const merged = mergeGeminiHooks(file.value, command, undefined, path);
   const changes = [...merged.changes];
-  if (changes.length > 0) await writeJsonFile(file, merged.settings);
+  const writes: PlannedInstallWrite[] = [];
+  if (changes.length > 0) {
+    const hadOurs = ourGeminiHandlers(file.value).length > 0;
+    writes.push({ owner: settingsOwner(path), file, value: merged.settings, hadOurs });
+  }
   if (target === "project") {
     const trustFile = await readJsonFile(trustedHooksPath(env));
     const trusted = trustOurHooks(trustFile.value, project, [command]);
     if (trusted.changed) {
-      await writeJsonFile(trustFile, trusted.value);
+      const hadOurs = untrustOurHooks(trustFile.value, project).changed;
+      writes.push({ owner: trustOwner(project), file: trustFile, value: trusted.value, hadOurs });
       changes.push(`listed our hooks as trusted for ${project} in ${trustFile.path}`);
     }
   }
+  await installWithLedger(geminiInstallLedgerPath(env), writes);
   report(out, path, changes, `Gemini CLI hooks already installed in ${path}; nothing changed.`);
   out(`Hook command: ${command}`);
   if (!portable && target === "project") {
@@ -175,14 +200,42 @@ export async function uninstallGemini(
   const command = ourGeminiHandlers(file.value)[0]?.command ?? null;
   const removed = removeGeminiHooks(file.value, path);
   const changes = [...removed.changes];
-  if (changes.length > 0) await writeJsonFile(file, removed.settings);
+  const removals: PlannedUninstall[] = [
+    {
+      owner: settingsOwner(path),
+      file,
+      value: removed.settings,
+      changed: removed.changes.length > 0,
+    },
+  ];
+  let trustPath: string | null = null;
+  let untrustChanged = false;
   if (target === "project") {
     const trustFile = await readJsonFile(trustedHooksPath(env));
     const untrusted = untrustOurHooks(trustFile.value, project);
-    if (untrusted.changed) {
-      await writeJsonFile(trustFile, untrusted.value);
-      changes.push(`removed our trusted-hook entries for ${project} from ${trustFile.path}`);
+    trustPath = trustFile.path;
+    untrustChanged = untrusted.changed;
+    removals.push({
+      owner: trustOwner(project),
+      file: trustFile,
+      value: untrusted.value,
+      changed: untrusted.changed,
+    });
+  }
+  const [settingsAction, trustAction] = await uninstallWithLedger(
+    geminiInstallLedgerPath(env),
+    removals,
+  );
+  const done = (action: UninstallAction | undefined, what: string) => {
+    if (action === "removed") changes.push(`removed ${what}, which install had created`);
+    if (action === "restored") changes.push(`restored ${what} to its bytes before install`);
+  };
+  done(settingsAction, path);
+  if (trustPath !== null) {
+    if (untrustChanged) {
+      changes.push(`removed our trusted-hook entries for ${project} from ${trustPath}`);
     }
+    done(trustAction, trustPath);
   }
   report(
     out,

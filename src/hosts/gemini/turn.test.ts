@@ -1,13 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   isCancelled,
   isCliPrompt,
   isOurNudge,
   isRealUserPrompt,
+  judgeTurn,
   lastMessageOf,
   nudgeReason,
   stopReasonOf,
-  turnIdOf,
+  type TurnFacts,
 } from "./turn.js";
 
 describe("Gemini turn facts", () => {
@@ -33,9 +35,68 @@ describe("Gemini turn facts", () => {
     expect(lastMessageOf("[no response text]")).toBeNull();
   });
 
-  it("gives a turn that wrote nothing new the same id, and any growth a new one", () => {
-    expect(turnIdOf("Pausing.", 2)).toBe(turnIdOf("Pausing.", 2));
-    expect(turnIdOf("Pausing.\nMore.", 2)).not.toBe(turnIdOf("Pausing.", 2));
-    expect(turnIdOf("Pausing.", 3)).not.toBe(turnIdOf("Pausing.", 2));
+  const facts = (over: Partial<TurnFacts>): TurnFacts => ({
+    prompt: "Build it.",
+    promptResponse: "I stop here.",
+    evidence: null,
+    previous: null,
+    lastUserTurnAt: 1_000,
+    ...over,
+  });
+
+  it("trusts the session file over the response text", () => {
+    // A reply recorded since our last decision is a new turn, whatever the text says.
+    expect(judgeTurn(facts({ evidence: { kind: "reply", replyId: "g7" } }))).toEqual({
+      turnId: "gemini-reply-g7",
+      stopReason: "stop",
+    });
+    // A request with no reply is a cut-off call, even when the text grew (partial text).
+    expect(
+      judgeTurn(
+        facts({
+          promptResponse: "I stop here.\nPart",
+          evidence: { kind: "cut-off", requestId: "u9" },
+        }),
+      ).stopReason,
+    ).toBe("aborted");
+    // Nothing recorded: the same turn again, which never nudges and is no abort.
+    expect(judgeTurn(facts({ evidence: { kind: "no-call", lastReplyId: "g7" } }))).toEqual({
+      turnId: "gemini-reply-g7",
+      stopReason: "unknown",
+    });
+  });
+
+  it("without a session file, reads repeated text with no prompt since as a cancel", () => {
+    const first = judgeTurn(facts({}));
+    expect(first.stopReason).toBe("stop");
+    const previous = { turnId: first.turnId, endedAt: 2_000 };
+    expect(judgeTurn(facts({ previous })).stopReason).toBe("aborted");
+    // The user spoke in between: the same words are a new answer.
+    expect(judgeTurn(facts({ previous, lastUserTurnAt: 3_000 })).stopReason).toBe("stop");
+    // New text is a new turn.
+    expect(judgeTurn(facts({ previous, promptResponse: "I stop here.\nMore." })).stopReason).toBe(
+      "stop",
+    );
+    expect(judgeTurn(facts({ promptResponse: "[no response text]" })).stopReason).toBe("aborted");
+  });
+
+  it("without a session file, any response seen again with no prompt since is a cancel", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (response, prompt) => {
+        const once = judgeTurn(facts({ prompt, promptResponse: response }));
+        const again = judgeTurn(
+          facts({
+            prompt,
+            promptResponse: response,
+            previous: { turnId: once.turnId, endedAt: 2_000 },
+          }),
+        );
+        expect(again.turnId).toBe(once.turnId);
+        expect(again.stopReason).toBe("aborted");
+        // And any other response is not the same turn.
+        const other = judgeTurn(facts({ prompt, promptResponse: `${response}x` }));
+        expect(other.turnId).not.toBe(once.turnId);
+      }),
+    );
   });
 });

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { StopReason } from "../../core/types.js";
+import type { TurnEvidence } from "./evidence.js";
 
 /**
  * What the BeforeAgent and AfterAgent payloads say about a turn. Pure.
@@ -46,15 +48,67 @@ export function stopReasonOf(promptResponse: string): StopReason {
   return isCancelled(promptResponse) ? "aborted" : "stop";
 }
 
+/** What the hook knows about the turn an AfterAgent reports. */
+export interface TurnFacts {
+  /** The user's prompt, as AfterAgent reports it (the same for every continuation of it). */
+  prompt: string;
+  promptResponse: string;
+  /** What the session file shows; null when there is none to read. */
+  evidence: TurnEvidence | null;
+  /** The outcome our previous AfterAgent recorded, if any. */
+  previous: { turnId: string; endedAt: number } | null;
+  /** When the user last wrote a prompt, if ever. */
+  lastUserTurnAt: number | null;
+}
+
+export interface TurnVerdict {
+  turnId: string;
+  stopReason: StopReason;
+}
+
+/** A short, stable digest of a text. */
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
+
 /**
- * The turn's identity: the response's length and the list's revision. A
- * continuation that wrote text or changed the list is a new turn; an
- * AfterAgent with neither is the same turn again (the CLI firing the hook
- * without a model call, as it does once its loop detector has tripped), and
- * the engine never answers one turn twice.
+ * The turn's identity and how it ended, from evidence only a model call
+ * produces; the todo list plays no part (the agent changing its list, then
+ * being cancelled, is not a new turn).
+ *
+ * - The session file shows a reply recorded since our last decision: a new
+ *   turn, named by that reply.
+ * - It shows a request with no reply: the call was cut off (Esc in the
+ *   interactive CLI, or an error): `aborted`, and no nudge until a real
+ *   prompt. AfterAgent repeats the earlier response text then, or adds the
+ *   cancelled call's partial text, and `stop_hook_active` is true or false
+ *   depending on whether the cut call was our nudge's or a tool response's.
+ * - It shows nothing since: no model call ran; the same turn again, never
+ *   answered twice (`unknown`, which never nudges).
+ * - No session file: the response text is all there is. "[no response
+ *   text]" is a cancel; a response identical to the one our last decision
+ *   saw, with no prompt from the user since, means no model call ended a
+ *   turn in between, which on 0.61 is what a cancel looks like: `aborted`.
  */
-export function turnIdOf(promptResponse: string, todosRevision: number): string {
-  return `gemini-r${promptResponse.length}-v${todosRevision}`;
+export function judgeTurn(facts: TurnFacts): TurnVerdict {
+  const { evidence } = facts;
+  if (evidence !== null) {
+    switch (evidence.kind) {
+      case "reply":
+        return { turnId: `gemini-reply-${evidence.replyId}`, stopReason: "stop" };
+      case "cut-off":
+        return { turnId: `gemini-cut-${evidence.requestId}`, stopReason: "aborted" };
+      case "no-call":
+        return { turnId: `gemini-reply-${evidence.lastReplyId ?? "none"}`, stopReason: "unknown" };
+    }
+  }
+  const turnId = `gemini-text-${facts.promptResponse.length}-${digest(`${facts.prompt}\0${facts.promptResponse}`)}`;
+  if (isCancelled(facts.promptResponse)) return { turnId, stopReason: "aborted" };
+  const { previous, lastUserTurnAt } = facts;
+  const userSpokeSince =
+    previous !== null && lastUserTurnAt !== null && lastUserTurnAt > previous.endedAt;
+  if (previous?.turnId === turnId && !userSpokeSince) return { turnId, stopReason: "aborted" };
+  return { turnId, stopReason: "stop" };
 }
 
 /** The last paragraph of the response: what a closing question is looked for in. */

@@ -1,5 +1,5 @@
-import { open } from "node:fs/promises";
 import type { TokenUsage } from "../../core/types.js";
+import { readRegularFile } from "../bounded-read.js";
 
 /**
  * Token spend of a Gemini CLI turn, from the session file the CLI records
@@ -13,7 +13,7 @@ import type { TokenUsage } from "../../core/types.js";
 /** A session file larger than this is not read: its spend counts as unknown. */
 export const MAX_SESSION_FILE_BYTES = 64 * 1024 * 1024;
 
-interface RecordedMessage {
+export interface RecordedMessage {
   id: string;
   type: unknown;
   timestamp: unknown;
@@ -91,24 +91,28 @@ export function spendOf(messages: readonly RecordedMessage[], since: number): To
   return { input, output, cacheRead, cacheWrite: 0, total: input + output + cacheRead };
 }
 
+/**
+ * The messages of the session file at `path`; null when there is none to
+ * read: no path, no file (recording off), not a regular file, or over the cap.
+ */
+export async function readSessionMessages(path: string | null): Promise<RecordedMessage[] | null> {
+  if (path === null) return null;
+  let read: Awaited<ReturnType<typeof readRegularFile>>;
+  try {
+    read = await readRegularFile(path, { maxBytes: MAX_SESSION_FILE_BYTES, mode: "whole" });
+  } catch {
+    // Unreadable (permissions, a path from elsewhere): the same as no file.
+    return null;
+  }
+  if (read.status !== "read") return null;
+  return sessionMessages(read.bytes.toString("utf8"));
+}
+
 /** The spend recorded in the session file at `path` since `since`; null when unknown. */
 export async function readSessionSpend(
   path: string | null,
   since: number,
 ): Promise<TokenUsage | null> {
-  if (path === null) return null;
-  let text: string;
-  try {
-    const file = await open(path, "r");
-    try {
-      if ((await file.stat()).size > MAX_SESSION_FILE_BYTES) return null;
-      text = await file.readFile("utf8");
-    } finally {
-      await file.close();
-    }
-  } catch {
-    // No session file (recording off, or a path from elsewhere): the spend is unknown.
-    return null;
-  }
-  return spendOf(sessionMessages(text), since);
+  const messages = await readSessionMessages(path);
+  return messages === null ? null : spendOf(messages, since);
 }

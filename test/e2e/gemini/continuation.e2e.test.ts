@@ -15,8 +15,10 @@ import {
   makeProject,
   nudgeCount,
   ourCli,
+  readText,
   runGemini,
   runInstalledHook,
+  sessionFileOf,
   sessionIdOf,
   storedState,
 } from "./gemini-world.js";
@@ -144,7 +146,7 @@ describe("Gemini CLI 0.61.0 with our hooks", () => {
     expect(nudgeCount(gemini.turns())).toBe(cap);
   });
 
-  it("does not answer the same turn twice: once the loop detector stops a continued turn, a hollow AfterAgent is let through", async () => {
+  it("does not answer the same turn twice: once the loop detector cuts a continued turn, a hollow AfterAgent is let through", async () => {
     const project = await installed({}, "parley");
     const gemini = await server((c) => {
       if (c.turn === 0) {
@@ -162,25 +164,36 @@ describe("Gemini CLI 0.61.0 with our hooks", () => {
     expect(
       (await storedState(project, sessionId)).log.filter((e) => e.action === "inject"),
     ).toHaveLength(1);
-    // Interactive, the CLI fires AfterAgent again with no model call: the response has not
-    // grown since our block (no text, no list change). The installed hook must let it stop.
+    // The session file ends with requests that got no reply: the loop detector cut the call.
+    const transcript = sessionFileOf(project, sessionId);
+    const records = readText(transcript)
+      .split("\n")
+      .filter((l) => l.startsWith('{"id"'))
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(records.at(-1)?.type).toBe("user");
+    // Interactive, the CLI fires AfterAgent again with no model call and the same text. The
+    // installed hook reads the session file it is given: the last call was cut off, so the
+    // stop is let through and no nudge follows until the user writes.
     const afterAgent = {
       hook_event_name: "AfterAgent",
       session_id: sessionId,
       prompt: "Refactor the module.",
       stop_hook_active: true,
+      transcript_path: transcript,
     };
     const hollow = await runInstalledHook(project, { ...afterAgent, prompt_response: "Pausing." });
     expect(hollow.code).toBe(0);
     expect(JSON.parse(hollow.stdout)).toEqual({});
-    const afterHollow = await storedState(project, sessionId);
-    expect(afterHollow.log.at(-1)).toMatchObject({ action: "skip", reason: "turn-not-safe" });
-    // A turn that did write more is a new turn, and parley's budget still has room.
+    expect(hollow.stderr).toContain("cancelled");
+    // Text that grew with no model reply recorded is no new turn either.
     const grown = await runInstalledHook(project, {
       ...afterAgent,
       prompt_response: "Pausing.\nI looked at the module again.",
     });
-    expect(JSON.parse(grown.stdout)).toMatchObject({ decision: "block" });
+    expect(JSON.parse(grown.stdout)).toEqual({});
+    const { log } = await storedState(project, sessionId);
+    expect(log.filter((e) => e.action === "inject")).toHaveLength(1);
+    expect(log.at(-1)).toMatchObject({ action: "skip", reason: "user-abort-blocked" });
   });
 
   it("respects the user's cancel: a turn that ends with no response text is never nudged", async () => {

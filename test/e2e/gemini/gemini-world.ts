@@ -1,5 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DecisionLogEntry, Todo } from "../../../src/core/types.js";
@@ -169,6 +177,20 @@ export const isNudge = (call: GeminiCall): boolean => call.lastUserText.includes
 
 /** How many of our nudges reached the model in a list of calls. */
 export const nudgeCount = (calls: GeminiCall[]): number => calls.filter(isNudge).length;
+
+/**
+ * The session file Gemini CLI recorded a session in (what hooks get as
+ * `transcript_path`): `~/.gemini/tmp/<project>/chats/*.jsonl`, found by the id.
+ */
+export function sessionFileOf(project: GeminiProject, sessionId: string): string {
+  const root = join(project.home, ".gemini", "tmp");
+  const found = readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".jsonl") || name.endsWith(".json"))
+    .map((name) => join(root, name))
+    .find((path) => statSync(path).isFile() && readFileSync(path, "utf8").includes(sessionId));
+  if (found === undefined) throw new Error(`no session file for ${sessionId} under ${root}`);
+  return found;
+}
 
 export function readText(path: string): string {
   return readFileSync(path, "utf8");
