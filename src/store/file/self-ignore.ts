@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 
 /**
@@ -13,15 +13,18 @@ export async function ignoreStoreFolder(project: string, root: string): Promise<
   const rel = relative(resolve(project), resolve(root));
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
   await mkdir(root, { recursive: true });
+  const path = join(root, ".gitignore");
   try {
     await writeFile(
-      join(root, ".gitignore"),
+      path,
       "# todo-continuation's store: lists and state of this machine's sessions\n*\n",
       { flag: "wx" },
     );
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    // A write cut short (no space) must not leave half a file that blocks the next try.
+    await rm(path, { force: true }).catch(() => undefined);
     throw error;
   }
 }
