@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { assertOwnFolder } from "./ownership.js";
 
 /**
  * Makes a new store folder inside a project ignore itself: a `.gitignore`
@@ -13,6 +14,7 @@ export async function ignoreStoreFolder(project: string, root: string): Promise<
   const rel = relative(resolve(project), resolve(root));
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
   await mkdir(root, { recursive: true });
+  assertOwnFolder(root);
   const path = join(root, ".gitignore");
   try {
     await writeFile(
