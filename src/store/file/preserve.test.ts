@@ -43,7 +43,7 @@ describe("preserved copies rank by creation, whatever the clock says", () => {
 
   it("keeps creation order when the clock jumps forward and then back", () => {
     const clocks = [NOW, NOW + 10 * 365 * DAY, NOW - DAY, 0, NOW + 1, NOW - 2 * DAY, NOW];
-    clocks.forEach((at, i) => brokenEdit(i + 1, at));
+    for (const [i, at] of clocks.entries()) brokenEdit(i + 1, at);
     expect(keptContents()).toEqual([3, 4, 5, 6, 7].map((n) => `broken edit ${n}`));
   });
 
