@@ -245,6 +245,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
       expect(await store.readLog(CHANNEL, 1000)).toHaveLength(200);
     });
 
+    it("keeps a decision's state and its log together: a log it cannot store commits neither", async () => {
+      await store.transact(TUI, () => ({ state: richState(), log: [logEntry(1)], result: null }));
+      for (const bad of ["not a list", [42], [logEntry(2), null]]) {
+        await expect(
+          store.transact(TUI, () => ({
+            state: { ...emptyState(), stopped: true },
+            log: bad as unknown as DecisionLogEntry[],
+            result: null,
+          })),
+        ).rejects.toThrow(/log/);
+        const snapshot = await store.read(TUI);
+        expect(snapshot.state).toEqual(richState());
+        expect(snapshot.stateRevision).toBe(1);
+        expect(await store.readLog(TUI)).toEqual([logEntry(1)]);
+      }
+    });
+
     it("a log-only transaction leaves both documents untouched", async () => {
       await store.transact(TUI, () => ({ todos: list("a"), state: richState(), result: null }));
       await store.transact(TUI, () => ({ log: [logEntry(1)], result: null }));

@@ -1,8 +1,9 @@
 import { quoteInput } from "../../core/quote.js";
 import type { CommandSpec } from "../command.js";
-import { EXIT_FAILURE, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { formatLog } from "../format/log.js";
-import { hasUnreadable, problemLines } from "../format/problems.js";
+import { problemLines } from "../format/problems.js";
+import { scopeProblems } from "../scope-problems.js";
 
 /** A positive whole number from an option, or a usage error naming the option. */
 export function countOption(name: string, value: string | boolean | undefined): number | undefined {
@@ -33,8 +34,7 @@ export const logCommand: CommandSpec = {
     const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
     const store = await ctx.store();
     const entries = await store.readLog(scope, limit);
-    const problems = ((await store.problems?.(scope)) ?? []).filter((p) => p.document === "log");
-    const code = hasUnreadable(problems) ? EXIT_FAILURE : 0;
+    const { problems, code } = await scopeProblems(store, scope);
     if (ctx.global.json) {
       ctx.json({ key: scope.key, label, entries, problems });
       return code;

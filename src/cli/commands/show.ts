@@ -2,8 +2,7 @@ import { countStatuses, describeCounts } from "../../core/dialects/display.js";
 import { formatTimestamp } from "../../core/explain/numbers.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { CommandSpec } from "../command.js";
-import { EXIT_FAILURE } from "../errors.js";
-import { hasUnreadable, problemLines } from "../format/problems.js";
+import { problemLines } from "../format/problems.js";
 import {
   budgetLines,
   decisionPhrase,
@@ -12,6 +11,7 @@ import {
   suppressorLines,
 } from "../format/state.js";
 import { formatTodoTree, markLegend } from "../format/tree.js";
+import { scopeProblems } from "../scope-problems.js";
 import { countsOf, type ShowView } from "../views.js";
 
 export const showCommand: CommandSpec = {
@@ -31,8 +31,7 @@ export const showCommand: CommandSpec = {
     const runtime = await ctx.runtime();
     const snapshot = await store.read(scope);
     const [last] = await store.readLog(scope, 1);
-    const problems = (await store.problems?.(scope)) ?? [];
-    const code = hasUnreadable(problems) ? EXIT_FAILURE : 0;
+    const { problems, code } = await scopeProblems(store, scope);
     const summary = summarize(snapshot.todos);
     const view: ShowView = {
       key: scope.key,

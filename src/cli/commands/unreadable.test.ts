@@ -48,8 +48,8 @@ describe("a corrupt list", () => {
     expect(scope?.problems).toMatchObject([{ document: "todos", location: paths().todos }]);
   });
 
-  it("show and why name the file instead of calling the list empty", async () => {
-    for (const command of ["show", "why"]) {
+  it("show, why and log name the file instead of calling the list empty", async () => {
+    for (const command of ["show", "why", "log"]) {
       const run = await cli(command, TUI.key);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(`Unreadable todo list: ${paths().todos}`);
@@ -83,6 +83,15 @@ describe("a state edited by hand", () => {
     expect(show.stdout).toContain("stored state unreadable: no nudges until the user speaks again");
     const why = await cli("why", TUI.key);
     expect(why.stdout).toContain("would NOT nudge now: state-unreadable");
+    for (const command of ["why", "log"]) {
+      const run = await cli(command, TUI.key);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`Unreadable continuation state: ${paths().state}`);
+    }
+    const json = JSON.parse((await cli("log", TUI.key, "--json")).stdout) as {
+      problems: { document: string; location: string }[];
+    };
+    expect(json.problems).toMatchObject([{ document: "state", location: paths().state }]);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { CommandSpec } from "../command.js";
-import { EXIT_FAILURE } from "../errors.js";
 import { formatLog } from "../format/log.js";
-import { hasUnreadable, problemLines } from "../format/problems.js";
+import { problemLines } from "../format/problems.js";
+import { scopeProblems } from "../scope-problems.js";
 import { whyView } from "../views.js";
 import { countOption } from "./log.js";
 
@@ -35,8 +35,7 @@ export const whyCommand: CommandSpec = {
     const { decision, summary, nudge } = await runtime.explain(scope);
     const store = await ctx.store();
     const recent = await store.readLog(scope, limit);
-    const problems = (await store.problems?.(scope)) ?? [];
-    const code = hasUnreadable(problems) ? EXIT_FAILURE : 0;
+    const { problems, code } = await scopeProblems(store, scope);
     const view = whyView({
       scope,
       label,

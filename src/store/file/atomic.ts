@@ -1,4 +1,12 @@
-import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
@@ -18,19 +26,53 @@ export function writeAll(fd: number, bytes: Uint8Array): void {
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
-/** Writes and flushes `bytes` to a new file at `path` (replacing any leftover). */
-export function writeDurably(path: string, bytes: Uint8Array): void {
+/**
+ * Writes and flushes `bytes` to a new file at `path` (replacing any leftover).
+ * A write that fails part way (no space, quota, I/O error) removes the file it
+ * started, so a refused write leaves nothing behind.
+ */
+export function writeDurably(path: string, bytes: Uint8Array, mode = 0o666): void {
   let fd: number;
   try {
-    fd = openSync(path, TEMP_FLAGS, 0o666);
+    fd = openSync(path, TEMP_FLAGS, mode);
   } catch (error) {
     throw symlinkRefusal(path, error);
   }
   try {
-    writeAll(fd, bytes);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeAll(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    discard(path);
+    throw error;
+  }
+}
+
+/** Removes a file a failed write started; the write's own error is the one reported. */
+function discard(path: string): void {
+  try {
+    removeIfPresent(path);
+  } catch {
+    // Nothing more can be done; the store's orphan sweep removes it later.
+  }
+}
+
+/**
+ * Replaces `path` with `bytes` all at once: a temporary sibling is written,
+ * flushed and renamed over it. Whatever fails, the temporary is removed and
+ * `path` keeps its old content.
+ */
+export function replaceFile(path: string, bytes: Uint8Array, tag: string, mode = 0o666): void {
+  const temp = tempPathFor(path, tag);
+  writeDurably(temp, bytes, mode);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    discard(temp);
+    throw error;
   }
 }
 

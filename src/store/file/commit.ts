@@ -33,6 +33,15 @@ export interface TransactionWrites {
   stop: StopMarkerChange | null;
 }
 
+/** The points of a commit between two changes a crash could separate. */
+export type CommitStep = "prepared" | "marker-created" | "document-renamed" | "log-appended";
+
+/**
+ * Called at each step of every commit. Only the crash tests set it (to kill
+ * the process there); it stays empty otherwise.
+ */
+export const commitProbe: { reached: ((step: CommitStep) => void) | null } = { reached: null };
+
 const STOP_MARKER_TEXT =
   "The user stopped continuation for this scope; `resume` removes this file.\n";
 
@@ -42,10 +51,13 @@ const STOP_MARKER_TEXT =
  * flushed, copies of damaged documents are kept, the log append is prepared
  * (a symlink or folder at the log's name fails here). Then, after
  * `beforeCommit` (the caller re-checks its lock): the stop marker is created,
- * the log appended, the documents renamed into place, the stop marker removed.
+ * the documents renamed into place, the log appended, the stop marker removed.
  * When any of these fails, those already done are undone, so a retried
  * transaction is never applied twice. A stop is created first and removed last,
- * so a crash between the steps can only leave the scope stopped.
+ * so a crash between the steps can only leave the scope stopped. The log comes
+ * after the state, whose rename is the commit: a crash before it leaves no
+ * entry, and one after it leaves the entry in the state's journal, which the
+ * next transaction appends (see `LogJournal`).
  */
 export function commitTransaction(
   writes: TransactionWrites,
@@ -71,23 +83,32 @@ export function commitTransaction(
     }
     log = writes.prepareLog();
     beforeCommit();
+    const probe = commitProbe.reached;
+    probe?.("prepared");
     try {
       if (writes.stop?.present) {
         writeDurably(writes.stop.path, Buffer.from(STOP_MARKER_TEXT));
         markerCreated = true;
+        probe?.("marker-created");
       }
-      log?.commit();
       for (const write of writes.documents) {
         renameSync(tempPathFor(write.path, tag), write.path);
         renamed.push(write);
+        probe?.("document-renamed");
       }
+      log?.commit();
+      if (log !== null) probe?.("log-appended");
       if (writes.stop !== null && !writes.stop.present) removeIfPresent(writes.stop.path);
     } catch (error) {
       undo(renamed, copies, log, markerCreated ? writes.stop : null, tag);
       throw error;
     }
   } finally {
-    log?.dispose();
+    try {
+      log?.dispose();
+    } catch {
+      // Best effort, as for the temporaries below.
+    }
     for (const temp of temps) {
       try {
         removeIfPresent(temp);
@@ -110,10 +131,10 @@ function undo(
   tag: string,
 ): void {
   const steps: (() => void)[] = [];
+  if (log !== null) steps.push(() => log.undo());
   for (const write of [...renamed].reverse()) {
     steps.push(() => restore(write, copies.get(write.path), tag));
   }
-  if (log !== null) steps.push(() => log.undo());
   if (marker !== null) steps.push(() => removeIfPresent(marker.path));
   for (const step of steps) {
     try {

@@ -108,6 +108,7 @@ describe("reading documents", () => {
     expect(readState(parseDocumentText(Buffer.from(serializeState(state, 2))))).toEqual({
       state,
       damaged: false,
+      journal: null,
     });
   });
 });

@@ -3,6 +3,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 
 import { parseContinuationState } from "../../core/engine/state.js";
 import { parseTodo, parseTodoList } from "../../core/todo/parse.js";
 import type { ContinuationState, TodoList } from "../../core/types.js";
+import { JOURNAL_FIELD, type LogJournal, parseJournal } from "./journal.js";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
 /** Format version written into every document. */
@@ -204,6 +205,8 @@ export interface StoredState {
   state: ContinuationState;
   /** The file is unusable, empty, or its checksum does not match (a copy is kept on the next write). */
   damaged: boolean;
+  /** The log entries of the write that made this document (null when none, or damaged). */
+  journal: LogJournal | null;
 }
 
 /**
@@ -216,6 +219,7 @@ export interface StoredState {
 export function readState(raw: RawDocument, stopMarker = false): StoredState {
   let state: ContinuationState;
   let damaged = false;
+  let journal: LogJournal | null = null;
   if (!raw.exists) {
     state = parseContinuationState(undefined);
   } else if (raw.value === undefined) {
@@ -223,14 +227,18 @@ export function readState(raw: RawDocument, stopMarker = false): StoredState {
     damaged = true;
   } else {
     const { checksum, ...fields } = raw.value;
-    state = parseContinuationState(fields);
+    const { [JOURNAL_FIELD]: journalField, ...stateFields } = fields;
+    state = parseContinuationState(stateFields);
     if (typeof checksum !== "string" || checksum !== stateChecksum(fields)) {
       state.untrusted = true;
       damaged = true;
+    } else {
+      // Only a journal under a good checksum is trusted to add to the log.
+      journal = parseJournal(journalField);
     }
   }
   if (stopMarker) state.stopped = true;
-  return { state, damaged };
+  return { state, damaged, journal };
 }
 
 function describe(value: unknown): string {
@@ -327,9 +335,21 @@ export function serializeTodoList(list: TodoList, revision: number): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-/** A state document: JSON with a checksum over every other field, so no change goes unseen. */
-export function serializeState(state: ContinuationState, revision: number): string {
+/**
+ * A state document: JSON with a checksum over every other field, so no change
+ * goes unseen. `journal` holds the log entries of the write (see `LogJournal`).
+ */
+export function serializeState(
+  state: ContinuationState,
+  revision: number,
+  journal: LogJournal | null = null,
+): string {
   const { version: _version, ...fields } = state;
-  const doc = { version: DOCUMENT_VERSION, revision, ...fields };
+  const doc = {
+    version: DOCUMENT_VERSION,
+    revision,
+    ...fields,
+    ...(journal === null ? {} : { [JOURNAL_FIELD]: journal }),
+  };
   return `${JSON.stringify({ ...doc, checksum: stateChecksum(doc) }, null, 2)}\n`;
 }

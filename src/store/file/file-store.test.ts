@@ -130,7 +130,8 @@ describe("FileStore on disk", () => {
         .trim()
         .split("\n")
         .map((l) => JSON.parse(l)),
-    ).toEqual([entry(1)]);
+    ).toEqual([{ seq: 1, ...entry(1) }]);
+    expect(state.logJournal).toEqual({ seq: 1, entries: [entry(1)] });
     // Nothing transient is left behind.
     expect(readdirSync(join(todoDir, "channel"))).toEqual(["sslack.n.s_c1.s17.json"]);
     expect(readdirSync(join(todoDir, ".state", "channel")).sort()).toEqual([

@@ -28,6 +28,7 @@ import {
   serializeState,
   serializeTodoList,
 } from "./documents.js";
+import { journalEntries, journalOf } from "./journal.js";
 import { LockLeases } from "./lease.js";
 import { listScopeKeys } from "./list.js";
 import {
@@ -41,11 +42,15 @@ import {
   newLockOwner,
 } from "./lock.js";
 import {
+  type LogTail,
   logUnreadable,
+  type NumberedEntry,
+  numberEntries,
   parseLogEntry,
   prepareLogAppend,
   previousGeneration,
   readLogEntries,
+  readLogTail,
 } from "./log.js";
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
@@ -312,10 +317,24 @@ class FileStoreImpl implements FileStore {
         preserve: listLosesData(todosDoc, todos),
       });
     }
+    // Entries are numbered after the log's last and the state's journal, which
+    // goes into the state written now (or stays, when this write logs nothing).
+    const log = checkLogEntries(out.log);
+    let journal = stored.journal;
+    let tail: LogTail | null = null;
+    let appended: NumberedEntry[] = [];
+    if (log.length > 0) {
+      tail = readLogTail(paths.log);
+      const lastSeq = tail.lastSeq;
+      const unlogged = journalEntries(journal).filter((line) => line.seq > lastSeq);
+      const fresh = numberEntries(log, Math.max(lastSeq, journal?.seq ?? 0));
+      appended = [...unlogged, ...fresh];
+      journal = journalOf(fresh);
+    }
     let stop = null;
     if (out.state !== undefined) {
       const state = checkState(out.state);
-      const text = serializeState(state, nextRevision(paths.state, stateDoc.revision));
+      const text = serializeState(state, nextRevision(paths.state, stateDoc.revision), journal);
       documents.push({
         path: paths.state,
         bytes: Buffer.from(text),
@@ -324,13 +343,22 @@ class FileStoreImpl implements FileStore {
       });
       if (state.stopped !== stopMarked) stop = { path: paths.stop, present: state.stopped };
     }
-    const log = checkLogEntries(out.log);
-    if (documents.length > 0 || log.length > 0) {
+    if (documents.length > 0 || tail !== null) {
+      const logTail = tail;
       commitTransaction(
         {
           documents,
           prepareLog: () =>
-            prepareLogAppend(paths.log, log, this.#logLimit, this.#owner.tag, this.#dirHandles),
+            logTail === null
+              ? null
+              : prepareLogAppend(
+                  paths.log,
+                  logTail,
+                  appended,
+                  this.#logLimit,
+                  this.#owner.tag,
+                  this.#dirHandles,
+                ),
           stop,
         },
         this.#owner.tag,
@@ -360,7 +388,13 @@ class FileStoreImpl implements FileStore {
       throw new RangeError(`readLog: limit must be a non-negative integer, got ${limit}`);
     }
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
-    return readLogEntries(paths.log, Math.min(limit ?? this.#logLimit, this.#logLimit));
+    // A decision whose state committed is logged, even if a crash kept its line out of the file.
+    const { journal } = readState(readDocument(paths.state));
+    return readLogEntries(
+      paths.log,
+      Math.min(limit ?? this.#logLimit, this.#logLimit),
+      journalEntries(journal),
+    );
   }
 
   async problems(scope: Scope): Promise<StoreProblem[]> {

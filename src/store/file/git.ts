@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath, stat, unlink } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
+import { replaceFile } from "./atomic.js";
 
 const run = promisify(execFile);
 
@@ -67,10 +68,8 @@ export async function ensureGitignored(projectDir: string, todoDir: string): Pro
     separator !== "" ? NO_FINAL_NEWLINE : existed && text === "" ? WAS_EMPTY : IGNORE_COMMENT;
   const next = `${text}${separator}${comment}\n/${rel}/\n`;
   // Replace, never truncate: a crash mid-write must not lose the existing rules.
-  const temp = `${path}.${process.pid}.tmp`;
   const mode = ((await stat(path).catch(() => null))?.mode ?? 0o644) & 0o7777;
-  await writeFile(temp, next, { mode });
-  await rename(temp, path);
+  replaceFile(path, Buffer.from(next), String(process.pid), mode);
   return true;
 }
 
@@ -112,10 +111,8 @@ export async function removeGitignored(projectDir: string, todoDir: string): Pro
     await unlink(path);
     return true;
   }
-  const temp = `${path}.${process.pid}.tmp`;
   const mode = ((await stat(path).catch(() => null))?.mode ?? 0o644) & 0o7777;
-  await writeFile(temp, next, { mode });
-  await rename(temp, path);
+  replaceFile(path, Buffer.from(next), String(process.pid), mode);
   return true;
 }
 

@@ -4,6 +4,7 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  linkSync,
   openSync,
   renameSync,
 } from "node:fs";
@@ -86,7 +87,7 @@ export function parseLogEntry(raw: unknown): DecisionLogEntry | null {
   return entry;
 }
 
-interface LogFile {
+export interface LogFile {
   /** Non-blank lines in the file, trusted or not. */
   lines: number;
   endsWithNewline: boolean;
@@ -128,20 +129,57 @@ function readLogFile(path: string): LogFile {
   return { lines, endsWithNewline, unusable: false, bytes };
 }
 
+/** One trusted line of a log: its entry and its sequence number (0 on lines written before numbering). */
+export interface NumberedEntry {
+  seq: number;
+  entry: DecisionLogEntry;
+}
+
+function seqOf(raw: unknown): number {
+  const seq = (raw as { seq?: unknown }).seq;
+  return typeof seq === "number" && Number.isSafeInteger(seq) && seq > 0 ? seq : 0;
+}
+
+/** One line as a numbered entry, or null when it cannot be trusted. */
+function parseLine(line: string): NumberedEntry | null {
+  if (line.trim() === "") return null;
+  try {
+    const raw: unknown = JSON.parse(line);
+    const entry = parseLogEntry(raw);
+    return entry === null ? null : { seq: seqOf(raw), entry };
+  } catch {
+    // Not an entry this store wrote.
+    return null;
+  }
+}
+
 /** The trusted entries of a log's bytes, oldest first: torn or hand-broken lines are skipped. */
-function parseLogLines(bytes: Buffer | null): DecisionLogEntry[] {
+function parseLogLines(bytes: Buffer | null): NumberedEntry[] {
   if (bytes === null) return [];
-  const entries: DecisionLogEntry[] = [];
+  const entries: NumberedEntry[] = [];
   for (const line of bytes.toString("utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const entry = parseLogEntry(JSON.parse(line));
-      if (entry) entries.push(entry);
-    } catch {
-      // Skipped: not an entry this store wrote.
-    }
+    const parsed = parseLine(line);
+    if (parsed !== null) entries.push(parsed);
   }
   return entries;
+}
+
+/**
+ * The sequence number of the last trusted line (0 for none): parsed from the
+ * end, so an append reads one line, not the whole log.
+ */
+function lastSeqIn(bytes: Buffer | null): number {
+  if (bytes === null) return 0;
+  let end = bytes.length;
+  while (end > 0) {
+    const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
+    const parsed = hasContent(bytes, start, end)
+      ? parseLine(bytes.subarray(start, end).toString("utf8"))
+      : null;
+    if (parsed !== null) return parsed.seq;
+    end = start - 1;
+  }
+  return 0;
 }
 
 /** Whether the log at `path` is one the store cannot read (too big, not a file). */
@@ -154,14 +192,48 @@ export function previousGeneration(path: string): string {
   return `${path}.1`;
 }
 
-/** The newest `limit` trusted entries, oldest first. */
-export function readLogEntries(path: string, limit: number): DecisionLogEntry[] {
+/**
+ * The newest `limit` trusted entries, oldest first. `committed` are entries a
+ * committed transaction numbered (see `LogJournal`): those the file does not
+ * hold yet (a crash came between the state's rename and the append) are read
+ * as logged, since their decision is.
+ */
+export function readLogEntries(
+  path: string,
+  limit: number,
+  committed: readonly NumberedEntry[] = [],
+): DecisionLogEntry[] {
   if (limit <= 0) return [];
-  return parseLogLines(readLogFile(path).bytes).slice(-limit);
+  const { bytes } = readLogFile(path);
+  const logged = parseLogLines(bytes).map((line) => line.entry);
+  const lastSeq = lastSeqIn(bytes);
+  const missing = committed.filter((line) => line.seq > lastSeq).map((line) => line.entry);
+  return [...logged, ...missing].slice(-limit);
 }
 
-function toLines(entries: readonly DecisionLogEntry[]): string {
-  return entries.map((e) => `${JSON.stringify(e)}\n`).join("");
+function toLines(entries: readonly NumberedEntry[]): string {
+  return entries.map(({ seq, entry }) => `${JSON.stringify({ seq, ...entry })}\n`).join("");
+}
+
+/** A log as an append found it: what it holds and the number its next entry follows. */
+export interface LogTail {
+  file: LogFile;
+  /** The sequence number of the last trusted line (0 when none). */
+  lastSeq: number;
+}
+
+/** Reads what an append needs to know of a log (caller holds the scope's lock). */
+export function readLogTail(path: string): LogTail {
+  const file = readLogFile(path);
+  return { file, lastSeq: lastSeqIn(file.bytes) };
+}
+
+/** Numbers `entries` after `after`. */
+export function numberEntries(
+  entries: readonly DecisionLogEntry[],
+  after: number,
+): NumberedEntry[] {
+  return entries.map((entry, i) => ({ seq: after + i + 1, entry }));
 }
 
 /**
@@ -178,47 +250,26 @@ export interface PreparedLogAppend {
 }
 
 /**
- * Prepares appending entries to a log. Three ways: a plain append (one write
- * and fsync); once the file holds half a limit more than it should, a rotation
- * (the current file becomes the previous generation, and a fresh file holds the
- * newest `limit` entries); and for a log the store cannot read, setting it
- * aside as a preserved copy and starting afresh.
+ * Prepares appending numbered entries to a log whose tail was read under the
+ * same lock. Three ways: a plain append (one write and fsync); once the file
+ * holds half a limit more than it should, a rotation (the current file is
+ * kept as the previous generation, and a fresh file holding the newest
+ * `limit` entries is renamed over it, so the log's name is never empty); and
+ * for a log the store cannot read, setting it aside as a preserved copy and
+ * starting afresh. Whatever fails, no temporary is left behind.
  */
 export function prepareLogAppend(
   path: string,
-  entries: readonly DecisionLogEntry[],
+  tail: LogTail,
+  entries: readonly NumberedEntry[],
   limit: number,
   tag: string,
   dirs: DirSyncer = SYNC_EACH_TIME,
 ): PreparedLogAppend | null {
   if (entries.length === 0) return null;
-  const current = readLogFile(path);
+  const current = tail.file;
   if (current.unusable || current.lines + entries.length > compactionThreshold(limit)) {
-    const kept = current.unusable
-      ? [...entries]
-      : [...parseLogLines(current.bytes), ...entries].slice(-limit);
-    const temp = tempPathFor(path, tag);
-    writeDurably(temp, Buffer.from(toLines(kept)));
-    if (current.unusable) preserveCopy(path);
-    let committed = false;
-    return {
-      commit() {
-        if (!current.unusable) renameSync(path, previousGeneration(path));
-        renameSync(temp, path);
-        committed = true;
-        syncDirsOf([path], dirs);
-      },
-      undo() {
-        if (!committed) return;
-        if (current.bytes !== null) {
-          writeDurably(temp, current.bytes);
-          renameSync(temp, path);
-        }
-      },
-      dispose() {
-        removeIfPresent(temp);
-      },
-    };
+    return prepareRotation(path, current, entries, limit, tag, dirs);
   }
   let fd: number;
   try {
@@ -226,13 +277,19 @@ export function prepareLogAppend(
   } catch (error) {
     throw symlinkRefusal(path, error);
   }
-  const size = fstatSync(fd).size;
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
   let committed = false;
   return {
     commit() {
+      committed = true;
       // A line torn by a crash is closed off so the next entry starts clean.
       writeAll(fd, Buffer.from((current.endsWithNewline ? "" : "\n") + toLines(entries)));
-      committed = true;
       fsyncSync(fd);
     },
     undo() {
@@ -246,7 +303,71 @@ export function prepareLogAppend(
   };
 }
 
-/** Appends entries at once (caller holds the scope's lock). */
+function prepareRotation(
+  path: string,
+  current: LogFile,
+  entries: readonly NumberedEntry[],
+  limit: number,
+  tag: string,
+  dirs: DirSyncer,
+): PreparedLogAppend {
+  const kept = current.unusable
+    ? [...entries]
+    : [...parseLogLines(current.bytes), ...entries].slice(-limit);
+  const temp = tempPathFor(path, tag);
+  const previous = previousGeneration(path);
+  const previousTemp = tempPathFor(previous, tag);
+  writeDurably(temp, Buffer.from(toLines(kept)));
+  try {
+    if (current.unusable) preserveCopy(path);
+  } catch (error) {
+    removeQuietly(temp);
+    throw error;
+  }
+  let committed = false;
+  return {
+    commit() {
+      if (!current.unusable && current.bytes !== null) {
+        keepGeneration(path, previousTemp, current.bytes);
+        renameSync(previousTemp, previous);
+      }
+      committed = true;
+      renameSync(temp, path);
+      syncDirsOf([path], dirs);
+    },
+    undo() {
+      if (!committed || current.bytes === null) return;
+      writeDurably(temp, current.bytes);
+      renameSync(temp, path);
+    },
+    dispose() {
+      removeQuietly(temp);
+      removeQuietly(previousTemp);
+    },
+  };
+}
+
+/** Puts the current log's content at `temp`: a hard link, or a copy where links are refused. */
+function keepGeneration(path: string, temp: string, bytes: Buffer): void {
+  removeIfPresent(temp);
+  try {
+    linkSync(path, temp);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+    writeDurably(temp, bytes);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    removeIfPresent(path);
+  } catch {
+    // Best effort: the scope's orphan sweep removes a leftover temporary later.
+  }
+}
+
+/** Appends entries at once, numbered after the log's last (caller holds the scope's lock). */
 export function appendLogEntries(
   path: string,
   entries: readonly DecisionLogEntry[],
@@ -254,7 +375,15 @@ export function appendLogEntries(
   tag: string,
   dirs: DirSyncer = SYNC_EACH_TIME,
 ): void {
-  const prepared = prepareLogAppend(path, entries, limit, tag, dirs);
+  const tail = readLogTail(path);
+  const prepared = prepareLogAppend(
+    path,
+    tail,
+    numberEntries(entries, tail.lastSeq),
+    limit,
+    tag,
+    dirs,
+  );
   if (prepared === null) return;
   try {
     prepared.commit();

@@ -2,6 +2,7 @@ import { constants, lstatSync, mkdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { assertScope } from "../../core/scope/scope.js";
 import type { Scope } from "../../core/types.js";
+import { assertOwnFolder } from "./ownership.js";
 
 /** Sub-folder of the todo folder holding continuation state, logs and locks. */
 export const STATE_FOLDER = ".state";
@@ -91,6 +92,9 @@ export function checkDirs(
   verified: Set<string> = new Set(),
 ): boolean {
   if (!verified.has(todoDir)) {
+    // The store root and its todo folder must be this user's, before anything is read or written.
+    assertOwnFolder(dirname(todoDir));
+    assertOwnFolder(todoDir);
     try {
       if (!statSync(todoDir).isDirectory()) {
         throw new UnsafePathError(`${JSON.stringify(todoDir)} exists and is not a folder`);

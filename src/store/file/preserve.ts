@@ -3,21 +3,49 @@ import { basename, dirname, join } from "node:path";
 
 /**
  * Copies of documents the store could not read in full, kept before a write
- * replaces them: `<file>.corrupt-<13-digit ms>[-<n>]`. Each gets its own name,
- * so a second broken edit never replaces the first; the newest
- * `MAX_PRESERVED_COPIES` per file are kept and older ones removed.
+ * replaces them: `<file>.corrupt.<n>-<13-digit ms>`. `n` is one more than the
+ * largest of the file's copies, so creation order survives any clock jump;
+ * the time is only for people. Each copy gets its own name, so a second
+ * broken edit never replaces the first; the newest `MAX_PRESERVED_COPIES` per
+ * file, by `n`, are kept and older ones removed. Copies named by an earlier
+ * version (`<file>.corrupt`, `<file>.corrupt-<ms>[-<k>]`) rank before every
+ * numbered one.
  */
 
 export const MAX_PRESERVED_COPIES = 5;
 
 const MARK = ".corrupt";
+const NUMBERED = /^\.(\d{1,15})-\d{13}$/;
+const TIMED = /^-(\d{13})(?:-(\d+))?$/;
 
 function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
-/** Preserved copies of `path`, oldest first (the older single `.corrupt` name included). */
-export function preservedCopies(path: string): string[] {
+/** Where a copy ranks, oldest first: [generation of its naming, its numbers...]; null for another file. */
+function rankOf(suffix: string): number[] | null {
+  if (suffix === "") return [0];
+  const timed = TIMED.exec(suffix);
+  if (timed) return [1, Number(timed[1]), Number(timed[2] ?? 0)];
+  const numbered = NUMBERED.exec(suffix);
+  if (numbered) return [2, Number(numbered[1])];
+  return null;
+}
+
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+interface Copy {
+  name: string;
+  rank: number[];
+}
+
+function copiesOf(path: string): Copy[] {
   const dir = dirname(path);
   const prefix = `${basename(path)}${MARK}`;
   let names: string[];
@@ -27,19 +55,27 @@ export function preservedCopies(path: string): string[] {
     if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return [];
     throw error;
   }
-  return names
-    .filter(
-      (name) =>
-        name.startsWith(prefix) &&
-        (name === prefix || /^-\d{13}(-\d+)?$/.test(name.slice(prefix.length))),
-    )
-    .sort((a, b) => copyOrder(a, prefix) - copyOrder(b, prefix) || a.localeCompare(b))
-    .map((name) => join(dir, name));
+  const copies: Copy[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const rank = rankOf(name.slice(prefix.length));
+    if (rank !== null) copies.push({ name: join(dir, name), rank });
+  }
+  return copies.sort((a, b) => compareRanks(a.rank, b.rank) || a.name.localeCompare(b.name));
 }
 
-function copyOrder(name: string, prefix: string): number {
-  const stamp = /^-(\d{13})/.exec(name.slice(prefix.length));
-  return stamp ? Number(stamp[1]) : 0;
+/** Preserved copies of `path`, oldest first (by creation, whatever the clock said). */
+export function preservedCopies(path: string): string[] {
+  return copiesOf(path).map((copy) => copy.name);
+}
+
+/** The number the next copy of `path` takes: above every numbered copy there is. */
+function nextNumber(path: string): number {
+  let largest = 0;
+  for (const { rank } of copiesOf(path)) {
+    if (rank[0] === 2) largest = Math.max(largest, rank[1] ?? 0);
+  }
+  return largest + 1;
 }
 
 /**
@@ -49,11 +85,12 @@ function copyOrder(name: string, prefix: string): number {
  * linked (a folder) is moved aside instead.
  */
 export function preserveCopy(path: string, now: number = Date.now()): string | null {
-  const stamp = String(Math.max(0, Math.trunc(now)))
+  const stamp = String(Math.max(0, Math.trunc(Number.isFinite(now) ? now : 0)))
     .padStart(13, "0")
     .slice(-13);
-  for (let n = 0; n < 1000; n++) {
-    const copy = `${path}${MARK}-${stamp}${n === 0 ? "" : `-${n}`}`;
+  const first = nextNumber(path);
+  for (let n = first; n < first + 1000; n++) {
+    const copy = `${path}${MARK}.${n}-${stamp}`;
     try {
       linkSync(path, copy);
     } catch (error) {
@@ -71,7 +108,7 @@ export function preserveCopy(path: string, now: number = Date.now()): string | n
     prunePreserved(path);
     return copy;
   }
-  throw new Error(`${path}: too many preserved copies in one millisecond`);
+  throw new Error(`${path}: could not find a free name for a preserved copy`);
 }
 
 /** Removes all but the newest `MAX_PRESERVED_COPIES` preserved copies of `path`. */

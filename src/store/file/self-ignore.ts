@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { assertOwnFolder } from "./ownership.js";
 
 /**
  * Makes a new store folder inside a project ignore itself: a `.gitignore`
@@ -13,15 +14,19 @@ export async function ignoreStoreFolder(project: string, root: string): Promise<
   const rel = relative(resolve(project), resolve(root));
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
   await mkdir(root, { recursive: true });
+  assertOwnFolder(root);
+  const path = join(root, ".gitignore");
   try {
     await writeFile(
-      join(root, ".gitignore"),
+      path,
       "# todo-continuation's store: lists and state of this machine's sessions\n*\n",
       { flag: "wx" },
     );
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    // A write cut short (no space) must not leave half a file that blocks the next try.
+    await rm(path, { force: true }).catch(() => undefined);
     throw error;
   }
 }

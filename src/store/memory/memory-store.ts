@@ -72,28 +72,30 @@ export class MemoryStore implements Store {
     const snapshot = this.#snapshot(scope);
     const out = fn(snapshot);
     if (out.todos === undefined && out.state === undefined && !out.log?.length) return out.result;
+    // Everything is computed before anything is stored: a bad document or log
+    // throws here and leaves the scope as it was, so a decision's state and
+    // its log entries are kept together or not at all.
+    if (
+      out.log !== undefined &&
+      (!Array.isArray(out.log) ||
+        !out.log.every((e) => typeof e === "object" && e !== null && !Array.isArray(e)))
+    ) {
+      throw new TypeError("MemoryStore: transaction returned a log that is not a list of entries");
+    }
     const prev = this.#entries.get(scope.key);
-    const entry: Entry = prev ?? {
-      scope: { ...scope },
-      todos: JSON.stringify(emptyList()),
-      todosRevision: 0,
-      state: JSON.stringify(emptyState()),
-      stateRevision: 0,
-      log: [],
-    };
-    if (out.todos !== undefined) {
-      entry.todos = JSON.stringify(out.todos);
-      entry.todosRevision = snapshot.todosRevision + 1;
-    }
-    if (out.state !== undefined) {
-      entry.state = JSON.stringify(out.state);
-      entry.stateRevision = snapshot.stateRevision + 1;
-    }
-    if (out.log?.length) {
-      entry.log.push(...out.log.map((e) => ({ ...e })));
-      if (entry.log.length > this.#logLimit) entry.log.splice(0, entry.log.length - this.#logLimit);
-    }
-    this.#entries.set(scope.key, entry);
+    const todos = out.todos === undefined ? null : JSON.stringify(out.todos);
+    const state = out.state === undefined ? null : JSON.stringify(out.state);
+    const added = (out.log ?? []).map((e) => ({ ...e }));
+    const log = [...(prev?.log ?? []), ...added];
+    if (log.length > this.#logLimit) log.splice(0, log.length - this.#logLimit);
+    this.#entries.set(scope.key, {
+      scope: prev?.scope ?? { ...scope },
+      todos: todos ?? prev?.todos ?? JSON.stringify(emptyList()),
+      todosRevision: todos === null ? snapshot.todosRevision : snapshot.todosRevision + 1,
+      state: state ?? prev?.state ?? JSON.stringify(emptyState()),
+      stateRevision: state === null ? snapshot.stateRevision : snapshot.stateRevision + 1,
+      log,
+    });
     return out.result;
   }
 
