@@ -14,7 +14,8 @@ import { basename, dirname, join } from "node:path";
 
 export const MAX_PRESERVED_COPIES = 5;
 
-const MARK = ".corrupt";
+/** What follows a document's file name in the names of its preserved copies. */
+export const MARK = ".corrupt";
 const NUMBERED = /^\.(\d{1,15})-\d{13}$/;
 const TIMED = /^-(\d{13})(?:-(\d+))?$/;
 
@@ -46,15 +47,19 @@ interface Copy {
 }
 
 function copiesOf(path: string): Copy[] {
-  const dir = dirname(path);
-  const prefix = `${basename(path)}${MARK}`;
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = readdirSync(dirname(path));
   } catch (error) {
     if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return [];
     throw error;
   }
+  return rankedAmong(path, names);
+}
+
+function rankedAmong(path: string, names: Iterable<string>): Copy[] {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}${MARK}`;
   const copies: Copy[] = [];
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
@@ -62,6 +67,11 @@ function copiesOf(path: string): Copy[] {
     if (rank !== null) copies.push({ name: join(dir, name), rank });
   }
   return copies.sort((a, b) => compareRanks(a.rank, b.rank) || a.name.localeCompare(b.name));
+}
+
+/** The preserved copies of `path` among `names` (entries of its folder), oldest first. */
+export function copiesAmong(path: string, names: Iterable<string>): string[] {
+  return rankedAmong(path, names).map((copy) => copy.name);
 }
 
 /** Preserved copies of `path`, oldest first (by creation, whatever the clock said). */
