@@ -113,12 +113,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const streams = new EventStreams();
   const unsubscribe = source.subscribe((keys) => streams.announce(keys));
   let port = 0;
-  const allowedHosts = new Set([
-    "127.0.0.1",
-    "localhost",
-    "[::1]",
-    host.includes(":") ? `[${host}]` : host,
-  ]);
 
   async function scopeResponse(
     res: ServerResponse,
@@ -149,7 +143,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://dashboard.invalid");
-    const refused = crossSiteProblem(req, allowedHosts, port);
+    const refused = crossSiteProblem(req, host);
     if (refused !== null) {
       send(res, 403, "text/plain; charset=utf-8", `Refused: ${refused}.\n`);
       return;
