@@ -8,3 +8,4 @@ export * from "./core/index.js";
 export * from "./runtime/index.js";
 export * from "./store/file/index.js";
 export { MemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
+export { DEFAULT_SCAN_BATCH, scanScopes } from "./store/scan.js";

@@ -412,7 +412,40 @@ export interface Store {
    * Optional: stores whose documents cannot break leave it out.
    */
   problems?(scope: Scope): Promise<StoreProblem[]>;
+  /**
+   * Reads many scopes in one pass (see `scanScopes` in `store/scan.ts`, which
+   * every caller should use: it falls back to per-scope reads for stores
+   * without this method). Same answers as `read`, `readLog` and `problems`
+   * scope by scope, at a cost that grows with the number of scopes, not its square.
+   */
+  scan?(options?: ScanOptions): AsyncIterable<ScopeScan[]>;
 }
+
+/** What `Store.scan` / `scanScopes` reads. */
+export interface ScanOptions {
+  /** These scopes, in this order (duplicates read once); default every scope `listScopes` gives, in key order. */
+  scopes?: readonly Scope[];
+  /** Newest log entries returned per scope (default 1; 0 reads no log), capped by the store's log limit. */
+  logTail?: number | ((scope: Scope) => number);
+  /** Scopes per yielded batch (default 256): what the caller holds at once. */
+  batchSize?: number;
+  /** Stops the scan between batches; the iterator then throws the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** One scope as a scan found it: what `read`, `readLog` and `problems` would answer, or why it could not be read. */
+export type ScopeScan =
+  | {
+      scope: Scope;
+      ok: true;
+      snapshot: ScopeSnapshot;
+      /** Newest last, at most `logTail` entries. */
+      log: DecisionLogEntry[];
+      problems: StoreProblem[];
+      /** Anything is stored for the scope (a list, state, log, stop marker or kept copy). */
+      exists: boolean;
+    }
+  | { scope: Scope; ok: false; error: Error };
 
 // ---------------------------------------------------------------------------
 // Tools (dialects)
