@@ -230,8 +230,17 @@ describe("watchFileStore", () => {
       await writes(s, cron).list("before");
     });
     expect(watch!.status().mode).toBe("watching");
-    await writes(store!, cron).list("unreported");
-    await expect.poll(() => watch!.status().mode, { timeout: 3000 }).toBe("polling");
+    // Written until the check (every 100 ms) has a rescan from before one of the writes.
+    let n = 0;
+    await expect
+      .poll(
+        async () => {
+          await writes(store!, cron).list(`unreported ${n++}`);
+          return watch!.status().mode;
+        },
+        { timeout: 3000, interval: 50 },
+      )
+      .toBe("polling");
     expect((watch!.status() as { reason: string }).reason).toContain("missed changes");
     const w = writes(store!, cron);
     for (let i = 0; i < 10; i++) await seen.seesAfter(cron.key, () => w.state(i % 2 === 0));

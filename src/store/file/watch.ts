@@ -61,6 +61,8 @@ export interface WatchOptions {
 }
 
 export interface FileStoreWatch {
+  /** Settles once every folder there is is watched: writes from then on are reported. */
+  readonly ready: Promise<void>;
   status(): WatchStatus;
   close(): void;
 }
@@ -210,7 +212,11 @@ export function watchFileStore(
     report(lost);
   };
 
-  /** Watches `folder` and reports every scope already in it (written before the watch began). */
+  /**
+   * Watches `folder` and reports every scope already in it (written before the watch began),
+   * except while `quiet`: at the start, what is there is the caller's first read.
+   */
+  let quiet = true;
   const attach = async (folder: string): Promise<void> => {
     if (closed || watchers.has(folder)) return;
     const path = join(todoDir, folder);
@@ -247,7 +253,7 @@ export function watchFileStore(
       remember(folder, key);
       found.push(key);
     }
-    report(found);
+    if (!quiet) report(found);
   };
 
   /** A folder changed in a way a name alone cannot tell: watch it if it is there, drop it if not. */
@@ -322,6 +328,7 @@ export function watchFileStore(
       snapshot = next;
     }
     pollTimer = setTimeout(() => void poll(), pollMs);
+    pollTimer.unref();
   };
 
   /** Gives up on events: everything is rescanned every `pollMs` until the watch can resume. */
@@ -363,17 +370,23 @@ export function watchFileStore(
     }
     auditBase = next;
     auditTimer = setTimeout(() => void audit(), auditMs);
+    auditTimer.unref();
   };
 
   const startAudit = () => {
     if (auditMs <= 0 || closed || status.mode !== "watching") return;
     auditBase = null;
-    auditTimer = setTimeout(() => void audit(), 0);
+    auditTimer = setTimeout(() => void audit(), auditMs);
+    auditTimer.unref();
   };
 
-  void attach("").then(startAudit);
+  const ready = attach("").then(() => {
+    quiet = false;
+    startAudit();
+  });
 
   return {
+    ready,
     status: () => status,
     close() {
       closed = true;
