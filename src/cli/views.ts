@@ -41,6 +41,8 @@ export interface ScopeRow {
   status: string;
   /** Stored documents that cannot be read in full, and copies kept of earlier ones. */
   problems: StoreProblem[];
+  /** Why the scope could not be read at all (a refused path, a failed read), else null. */
+  error: string | null;
 }
 
 export function countsOf(summary: TodoSummary): Counts {
@@ -79,6 +81,25 @@ export function scopeRow(
         ? stateWords(state, limits, last)
         : `${mark}: ${stateWords(state, limits, last)}`,
     problems,
+    error: null,
+  };
+}
+
+/** The row of a scope the store could not read: the rest of the listing still shows. */
+export function failedRow(scope: Scope, label: string, error: Error): ScopeRow {
+  return {
+    key: scope.key,
+    kind: scope.kind,
+    label,
+    counts: { total: 0, actionable: 0, blocked: 0, completed: 0, cancelled: 0 },
+    stopped: false,
+    userAbortBlocked: false,
+    restartKickArmed: false,
+    episode: null,
+    lastDecision: null,
+    status: "UNREADABLE: cannot be read",
+    problems: [],
+    error: error.message,
   };
 }
 

@@ -42,9 +42,13 @@ export function tailOf(options: ScanOptions, scope: Scope): number {
 
 /** The scopes to read: the given ones once each, in order; else every listed scope. */
 export async function scopesToScan(store: Store, options: ScanOptions): Promise<Scope[]> {
-  if (options.scopes === undefined) return store.listScopes();
+  return options.scopes === undefined ? store.listScopes() : uniqueScopes(options.scopes);
+}
+
+/** `scopes` with each key once, first occurrence kept. */
+export function uniqueScopes(scopes: readonly Scope[]): Scope[] {
   const seen = new Set<string>();
-  return options.scopes.filter((scope) => {
+  return scopes.filter((scope) => {
     const key = typeof scope?.key === "string" ? scope.key : String(scope?.key);
     if (seen.has(key)) return false;
     seen.add(key);

@@ -1,12 +1,13 @@
 import { formatCount } from "../../core/explain/numbers.js";
 import { describeScope } from "../../core/scope/index.js";
 import { summarize } from "../../core/todo/summary.js";
+import { scanScopes } from "../../store/scan.js";
 import type { CommandSpec } from "../command.js";
 import { EXIT_FAILURE } from "../errors.js";
 import { hasUnreadable, problemLines } from "../format/problems.js";
 import { formatTable } from "../format/table.js";
 import { storeDescription } from "../store.js";
-import { type ScopeRow, scopeRow } from "../views.js";
+import { failedRow, type ScopeRow, scopeRow } from "../views.js";
 
 export const listCommand: CommandSpec = {
   name: "list",
@@ -22,26 +23,32 @@ export const listCommand: CommandSpec = {
   async run(ctx) {
     const store = await ctx.store();
     const runtime = await ctx.runtime();
-    const scopes = await store.listScopes();
     const rows: ScopeRow[] = [];
-    for (const scope of scopes) {
-      const snapshot = await store.read(scope);
-      const [last] = await store.readLog(scope, 1);
-      const problems = (await store.problems?.(scope)) ?? [];
-      rows.push(
-        scopeRow(
-          scope,
-          describeScope(scope),
-          snapshot,
-          summarize(snapshot.todos),
-          last ?? null,
-          runtime.limits,
-          problems,
-        ),
-      );
+    // One pass over the store: per-scope reads cost a folder listing each on big file stores.
+    for await (const batch of scanScopes(store, { logTail: 1 })) {
+      for (const item of batch) {
+        const label = describeScope(item.scope);
+        if (!item.ok) {
+          rows.push(failedRow(item.scope, label, item.error));
+          continue;
+        }
+        const { snapshot } = item;
+        rows.push(
+          scopeRow(
+            item.scope,
+            label,
+            snapshot,
+            summarize(snapshot.todos),
+            item.log.at(-1) ?? null,
+            runtime.limits,
+            item.problems,
+          ),
+        );
+      }
     }
     const where = storeDescription(ctx.global, ctx.io.env);
-    const code = rows.some((r) => hasUnreadable(r.problems)) ? EXIT_FAILURE : 0;
+    const unreadable = (r: ScopeRow) => r.error !== null || hasUnreadable(r.problems);
+    const code = rows.some(unreadable) ? EXIT_FAILURE : 0;
     if (ctx.global.json) {
       ctx.json({ store: where, preset: runtime.preset.name, scopes: rows });
       return code;
@@ -66,7 +73,7 @@ export const listCommand: CommandSpec = {
         r.counts.actionable > 0 ? style.bold(formatCount(r.counts.actionable)) : "0",
         r.counts.blocked > 0 ? style.red(formatCount(r.counts.blocked)) : "0",
         formatCount(r.counts.completed),
-        hasUnreadable(r.problems)
+        unreadable(r)
           ? style.red(r.status)
           : r.stopped || r.userAbortBlocked
             ? style.yellow(r.status)
@@ -74,10 +81,12 @@ export const listCommand: CommandSpec = {
       ]),
     );
     ctx.out(style.dim(`${rows.length === 1 ? "1 scope" : `${rows.length} scopes`} in ${where}`));
-    for (const line of table) ctx.out(line);
-    for (const row of rows.filter((r) => hasUnreadable(r.problems))) {
+    // One write for the whole table: thousands of rows are thousands of writes otherwise.
+    ctx.out(table.join("\n"));
+    for (const row of rows.filter(unreadable)) {
       ctx.out();
       ctx.out(`${style.bold(row.key)}:`);
+      if (row.error !== null) ctx.out(`  ${style.red(`Cannot be read: ${row.error}`)}`);
       for (const line of problemLines(row.problems, style)) ctx.out(`  ${line}`);
     }
     return code;

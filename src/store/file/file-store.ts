@@ -6,14 +6,16 @@ import { describeScope } from "../../core/scope/scope.js";
 import { emptyList } from "../../core/todo/model.js";
 import type {
   DecisionLogEntry,
+  ScanOptions,
   Scope,
+  ScopeScan,
   ScopeSnapshot,
   Store,
   StoreProblem,
-  TodoList,
   TransactionResult,
 } from "../../core/types.js";
 import { resolveStoreRoot } from "../root.js";
+import { checkScanOptions } from "../scan.js";
 import { DirHandles, removeIfPresent, syncDirsOf, tempPathFor } from "./atomic.js";
 import { commitTransaction, type DocumentWrite } from "./commit.js";
 import {
@@ -21,7 +23,6 @@ import {
   checkTodoList,
   listLosesData,
   nextRevision,
-  type RawDocument,
   readDocument,
   readState,
   readTodoList,
@@ -50,6 +51,8 @@ import {
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
+import { describeProblems } from "./problems.js";
+import { scanFileStore } from "./scan.js";
 import { announceWaiting, leaveQueue, someoneAhead, waitPath } from "./wait-queue.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
@@ -366,30 +369,25 @@ class FileStoreImpl implements FileStore {
   async problems(scope: Scope): Promise<StoreProblem[]> {
     const paths = this.#paths(scope);
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
-    const found: StoreProblem[] = [];
-    const note = (document: StoreProblem["document"], location: string, problem: string | null) => {
-      const preserved = preservedCopies(location);
-      if (problem !== null || preserved.length > 0) {
-        found.push({ document, location, problem, preserved });
-      }
-    };
-    const todos = readDocument(paths.todos);
-    note("todos", paths.todos, describeListProblem(todos, readTodoList(todos)));
-    const state = readDocument(paths.state);
-    const stored = readState(state);
-    note(
-      "state",
-      paths.state,
-      stored.damaged
-        ? state.value === undefined
-          ? "not readable as JSON"
-          : "changed outside the store (its checksum does not match)"
-        : stored.state.untrusted
-          ? "held untrusted since an unreadable read, until the next real user turn"
-          : null,
-    );
-    note("log", paths.log, logUnreadable(paths.log) ? "too big or not a file" : null);
-    return found;
+    const todosRaw = readDocument(paths.todos);
+    const stateRaw = readDocument(paths.state);
+    return describeProblems({
+      todosPath: paths.todos,
+      todosRaw,
+      todos: readTodoList(todosRaw),
+      statePath: paths.state,
+      stateRaw,
+      state: readState(stateRaw),
+      logPath: paths.log,
+      logUnusable: logUnreadable(paths.log),
+      preserved: preservedCopies,
+    });
+  }
+
+  scan(options: ScanOptions = {}): AsyncIterable<ScopeScan[]> {
+    this.#assertOpen();
+    checkScanOptions(options);
+    return scanFileStore(this.todoDir, options, this.#logLimit);
   }
 
   async deleteScope(scope: Scope): Promise<void> {
@@ -417,17 +415,6 @@ class FileStoreImpl implements FileStore {
     this.#leases.releaseAll();
     this.#dirHandles.closeAll();
   }
-}
-
-/** What a list read lost, in a few words; null when it lost nothing. */
-function describeListProblem(raw: RawDocument, list: TodoList): string | null {
-  if (raw.unusable) return "not readable as JSON";
-  if (!listLosesData(raw, list)) return null;
-  const stored = Array.isArray(raw.value?.todos) ? raw.value.todos.length : 0;
-  const dropped = stored - list.todos.length;
-  return dropped > 0
-    ? `${dropped} of ${stored} entries cannot be read and are left out`
-    : "some fields of entries cannot be read and are left out";
 }
 
 /** Whether the scope's stop marker is there: anything under its name counts (fail closed). */

@@ -7,7 +7,7 @@ import { STATE_FOLDER } from "./paths.js";
 /** File endings that hold a scope's data, and so make it listed. */
 const DATA_SUFFIXES = [".log.jsonl", ".json"] as const;
 
-function entries(dir: string): Dirent[] {
+export function entries(dir: string): Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch (error) {
@@ -24,18 +24,24 @@ function keyOf(prefix: string, name: string): string | null {
   return prefix + name.slice(0, -suffix.length);
 }
 
+/** Reads one folder's entries; missing folders read as empty. */
+export type FolderReader = (dir: string) => Dirent[];
+
 /** Collects the keys of the data files in one base folder (the todo folder or its state folder). */
-function collect(base: string, found: Set<string>): void {
-  for (const entry of entries(base)) {
+function collect(base: string, found: Map<string, Scope>, read: FolderReader): void {
+  const add = (key: string | null) => {
+    if (key === null || found.has(key)) return;
+    const scope = parseScopeKey(key);
+    if (scope !== null) found.set(key, scope);
+  };
+  for (const entry of read(base)) {
     if (entry.isFile()) {
-      const key = keyOf("", entry.name);
-      if (key !== null && parseScopeKey(key) !== null) found.add(key);
+      add(keyOf("", entry.name));
     } else if (entry.isDirectory() && !entry.name.startsWith(".")) {
       // Symlinked folders are not followed: Dirent reports them as links.
-      for (const inner of entries(join(base, entry.name))) {
+      for (const inner of read(join(base, entry.name))) {
         if (!inner.isFile()) continue;
-        const key = keyOf(`${entry.name}/`, inner.name);
-        if (key !== null && parseScopeKey(key) !== null) found.add(key);
+        add(keyOf(`${entry.name}/`, inner.name));
       }
     }
   }
@@ -46,13 +52,11 @@ function collect(base: string, found: Set<string>): void {
  * key. Files whose names are not valid scope keys (temporaries, locks, kept
  * aside copies, anything added by hand) are ignored.
  */
-export function listScopeKeys(todoDir: string): Scope[] {
-  const found = new Set<string>();
-  collect(todoDir, found);
+export function listScopeKeys(todoDir: string, read: FolderReader = entries): Scope[] {
+  const found = new Map<string, Scope>();
+  collect(todoDir, found, read);
   const stateDir = join(todoDir, STATE_FOLDER);
-  if (lstatSync(stateDir, { throwIfNoEntry: false })?.isDirectory()) collect(stateDir, found);
-  return [...found]
-    .sort()
-    .map((key) => parseScopeKey(key))
-    .filter((scope): scope is Scope => scope !== null);
+  if (lstatSync(stateDir, { throwIfNoEntry: false })?.isDirectory()) collect(stateDir, found, read);
+  // Keys compare by UTF-16 code units, as the default sort always did.
+  return [...found.keys()].sort().map((key) => found.get(key)!);
 }

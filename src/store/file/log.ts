@@ -149,6 +149,11 @@ export function logUnreadable(path: string): boolean {
   return readLogFile(path).unusable;
 }
 
+/** A log's bytes as the store reads them: null when missing, "unusable" when too big or not a file. */
+export function readLogBytes(path: string): Buffer | "unusable" | null {
+  return readFileNoFollow(path, MAX_LOG_BYTES);
+}
+
 /** The previous generation of a log, kept when the log is trimmed. */
 export function previousGeneration(path: string): string {
   return `${path}.1`;

@@ -10,7 +10,8 @@ import { basename, dirname, join } from "node:path";
 
 export const MAX_PRESERVED_COPIES = 5;
 
-const MARK = ".corrupt";
+/** What follows a document's file name in the names of its preserved copies. */
+export const MARK = ".corrupt";
 
 function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
@@ -18,16 +19,21 @@ function errno(error: unknown): string | undefined {
 
 /** Preserved copies of `path`, oldest first (the older single `.corrupt` name included). */
 export function preservedCopies(path: string): string[] {
-  const dir = dirname(path);
-  const prefix = `${basename(path)}${MARK}`;
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = readdirSync(dirname(path));
   } catch (error) {
     if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return [];
     throw error;
   }
-  return names
+  return copiesAmong(path, names);
+}
+
+/** The preserved copies of `path` among `names` (entries of its folder), oldest first. */
+export function copiesAmong(path: string, names: Iterable<string>): string[] {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}${MARK}`;
+  return [...names]
     .filter(
       (name) =>
         name.startsWith(prefix) &&

@@ -3,11 +3,14 @@ import pg from "pg";
 import { assertScope, parseScopeKey } from "../../core/scope/scope.js";
 import type {
   DecisionLogEntry,
+  ScanOptions,
   Scope,
+  ScopeScan,
   ScopeSnapshot,
   Store,
   TransactionResult,
 } from "../../core/types.js";
+import { checkScanOptions, DEFAULT_SCAN_BATCH, scopesToScan, tailOf } from "../scan.js";
 import { Batcher, type Settled } from "./batcher.js";
 import { explainConnectionError, explainTimeout, PostgresUnavailableError } from "./errors.js";
 import { parseLogEntryText } from "./log-entry.js";
@@ -18,6 +21,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.js";
+import { type ScanRow, scanFromRow } from "./scan.js";
 import { migrateSchema } from "./schema.js";
 import {
   emptySnapshot,
@@ -209,6 +213,46 @@ export class PostgresStore implements Store {
       if (scope !== null) scopes.push(scope);
     }
     return scopes.sort(byKey);
+  }
+
+  scan(options: ScanOptions = {}): AsyncIterable<ScopeScan[]> {
+    checkScanOptions(options);
+    return this.#scan(options);
+  }
+
+  /** One query per batch for the documents and log tails of all its scopes. */
+  async *#scan(options: ScanOptions): AsyncGenerator<ScopeScan[]> {
+    const scopes = await scopesToScan(this, options);
+    const size = options.batchSize ?? DEFAULT_SCAN_BATCH;
+    for (let start = 0; start < scopes.length; start += size) {
+      options.signal?.throwIfAborted();
+      const batch = scopes.slice(start, start + size);
+      const wanted: { scope: Scope; tail: number }[] = [];
+      const refused = new Map<Scope, Error>();
+      for (const scope of batch) {
+        try {
+          assertScope(scope);
+          wanted.push({ scope, tail: Math.min(tailOf(options, scope), this.logLimit) });
+        } catch (error) {
+          refused.set(scope, error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      const rows = new Map<string, ScanRow>();
+      if (wanted.length > 0) {
+        await this.ready();
+        const result = await this.#query<ScanRow>(this.#pool, "scan", [
+          wanted.map((w) => w.scope.key),
+          wanted.map((w) => w.tail),
+        ]);
+        for (const row of result.rows) rows.set(row.key, row);
+      }
+      yield batch.map((scope): ScopeScan => {
+        const error = refused.get(scope);
+        return error !== undefined
+          ? { scope, ok: false, error }
+          : scanFromRow(scope, rows.get(scope.key));
+      });
+    }
   }
 
   async readLog(scope: Scope, limit?: number): Promise<DecisionLogEntry[]> {

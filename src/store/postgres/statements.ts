@@ -23,6 +23,12 @@ export interface StatementTexts {
   /** `update` for many scopes in one statement (one commit); returns the keys written. */
   updateMany: string;
   listScopes: string;
+  /**
+   * Many scopes in one round trip: $1 keys, $2 how many newest log entries
+   * each (capped by the caller). Keys without a row come back with null
+   * documents; the log comes back oldest first as one JSON array text.
+   */
+  scan: string;
   /** Newest first, at most $2 entries (the store passes at most its log limit). */
   readLog: string;
   deleteScope: string;
@@ -134,6 +140,14 @@ export function statementTexts(schema: string): StatementTexts {
       )
       SELECT key FROM up`,
     listScopes: `SELECT key FROM ${s}.scopes`,
+    scan: `SELECT k.key, sc.key IS NOT NULL AS found, sc.todos::text AS todos,
+        sc.todos_revision::text AS todos_revision, sc.state::text AS state,
+        sc.state_revision::text AS state_revision, sc.version::text AS version,
+        (SELECT coalesce(json_agg(t.entry ORDER BY t.seq), '[]'::json)::text
+           FROM (SELECT d.seq, d.entry FROM ${s}.decision_log d
+                 WHERE d.scope_key = k.key ORDER BY d.seq DESC LIMIT k.tail) t) AS log
+      FROM unnest($1::text[], $2::int[]) AS k(key, tail)
+      LEFT JOIN ${s}.scopes sc ON sc.key = k.key`,
     readLog: `SELECT entry::text AS entry FROM ${s}.decision_log
       WHERE scope_key = $1 ORDER BY seq DESC LIMIT $2`,
     deleteScope: `DELETE FROM ${s}.scopes WHERE key = $1`,

@@ -1,0 +1,180 @@
+import { basename, dirname, join } from "node:path";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { emptyState } from "../../core/engine/state.js";
+import { emptyList } from "../../core/todo/model.js";
+import type { DecisionLogEntry, ScanOptions, Scope, ScopeScan } from "../../core/types.js";
+import { DEFAULT_SCAN_BATCH, tailOf, uniqueScopes } from "../scan.js";
+import { parseDocumentText, readDocument, readState, readTodoList } from "./documents.js";
+import { FolderIndex } from "./folder-index.js";
+import { entries, listScopeKeys } from "./list.js";
+import { parseLogEntry, readLogBytes } from "./log.js";
+import { checkDirs, type ScopePaths, STATE_FOLDER, scopePaths } from "./paths.js";
+import { copiesAmong } from "./preserve.js";
+import { describeProblems } from "./problems.js";
+
+/** Longest stretch of synchronous reading before the event loop gets a turn. */
+const SLICE_MS = 8;
+
+const MISSING = parseDocumentText(null);
+
+/**
+ * The file store's scan: every folder of the store is read once for the
+ * whole scan (a listing of the folder, not one per scope), then each scope's
+ * list, state and log are read at most once, skipping files the listing shows
+ * absent. Reading goes in slices of at most `SLICE_MS`, with the event loop
+ * turning between slices, and only the current batch is held.
+ */
+export async function* scanFileStore(
+  todoDir: string,
+  options: ScanOptions,
+  logLimit: number,
+): AsyncGenerator<ScopeScan[]> {
+  const index = new FolderIndex();
+  let scopes: Scope[];
+  if (options.scopes === undefined) {
+    await index.loadTree(todoDir, join(todoDir, STATE_FOLDER));
+    scopes = listScopeKeys(todoDir, (dir) => index.loaded(dir) ?? entries(dir));
+  } else {
+    scopes = uniqueScopes(options.scopes);
+  }
+  const verified = new Set<string>();
+  const size = options.batchSize ?? DEFAULT_SCAN_BATCH;
+  for (let start = 0; start < scopes.length; start += size) {
+    options.signal?.throwIfAborted();
+    const batch = scopes.slice(start, start + size);
+    // Paths are built (and the scope checked) once per scope; a refused scope gets its error.
+    const paths = batch.map((scope) => pathsOf(todoDir, scope));
+    await index.load(
+      paths.flatMap((p) => (p instanceof Error ? [] : [dirname(p.todos), dirname(p.state)])),
+    );
+    const out: ScopeScan[] = [];
+    let sliceStart = performance.now();
+    for (const [i, scope] of batch.entries()) {
+      const scopePaths = paths[i]!;
+      out.push(
+        scopePaths instanceof Error
+          ? { scope, ok: false, error: scopePaths }
+          : scanOne(todoDir, scope, scopePaths, index, verified, options, logLimit),
+      );
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        options.signal?.throwIfAborted();
+        sliceStart = performance.now();
+      }
+    }
+    yield out;
+  }
+}
+
+/** A scope's paths, or why the store refuses the scope. */
+function pathsOf(todoDir: string, scope: Scope): ScopePaths | Error {
+  try {
+    return scopePaths(todoDir, scope);
+  } catch (error) {
+    return asError(error);
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function scanOne(
+  todoDir: string,
+  scope: Scope,
+  paths: ScopePaths,
+  index: FolderIndex,
+  verified: Set<string>,
+  options: ScanOptions,
+  logLimit: number,
+): ScopeScan {
+  try {
+    const tail = Math.min(tailOf(options, scope), logLimit);
+    if (!checkDirs(todoDir, paths.dirs, false, verified)) {
+      return {
+        scope,
+        ok: true,
+        snapshot: { todos: emptyList(), todosRevision: 0, state: emptyState(), stateRevision: 0 },
+        log: [],
+        problems: [],
+        exists: false,
+      };
+    }
+    const present = (path: string) => index.has(dirname(path), basename(path));
+    const todosRaw = present(paths.todos) ? readDocument(paths.todos) : MISSING;
+    const stateRaw = present(paths.state) ? readDocument(paths.state) : MISSING;
+    const stopped = present(paths.stop);
+    const todos = readTodoList(todosRaw);
+    const stored = readState(stateRaw, stopped);
+    const logBytes = present(paths.log) ? readLogBytes(paths.log) : null;
+    const preserved = (path: string) =>
+      copiesAmong(path, index.copyCandidates(dirname(path), basename(path)));
+    const problems = describeProblems({
+      todosPath: paths.todos,
+      todosRaw,
+      todos,
+      statePath: paths.state,
+      stateRaw,
+      state: stored,
+      logPath: paths.log,
+      logUnusable: logBytes === "unusable",
+      preserved,
+    });
+    return {
+      scope,
+      ok: true,
+      snapshot: {
+        todos,
+        todosRevision: todosRaw.revision,
+        state: stored.state,
+        stateRevision: stateRaw.revision,
+      },
+      log: logBytes === null || logBytes === "unusable" ? [] : newestEntries(logBytes, tail),
+      problems,
+      exists:
+        todosRaw.exists ||
+        stateRaw.exists ||
+        logBytes !== null ||
+        stopped ||
+        problems.some((p) => p.preserved.length > 0),
+    };
+  } catch (error) {
+    return { scope, ok: false, error: asError(error) };
+  }
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * The newest `limit` trusted entries of a log's bytes, oldest first: lines
+ * are taken from the end, so a tail of one parses one line, not the whole log.
+ * Lines that cannot be trusted are skipped, as every reader of the log does.
+ */
+export function newestEntries(bytes: Buffer, limit: number): DecisionLogEntry[] {
+  const found: DecisionLogEntry[] = [];
+  let end = bytes.length;
+  while (found.length < limit && end > 0) {
+    const newline = bytes.lastIndexOf(NEWLINE, end - 1);
+    const start = newline + 1;
+    // Blank lines (the one after the last newline, above all) are skipped without a parse.
+    if (hasContent(bytes, start, end)) {
+      try {
+        const entry = parseLogEntry(JSON.parse(bytes.toString("utf8", start, end)));
+        if (entry) found.push(entry);
+      } catch {
+        // Skipped: torn by a crash, or not an entry this store wrote.
+      }
+    }
+    end = newline === -1 ? 0 : newline;
+  }
+  return found.reverse();
+}
+
+/** Whether `bytes[start, end)` holds anything but blanks (JSON's whitespace). */
+function hasContent(bytes: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i] as number;
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return true;
+  }
+  return false;
+}
