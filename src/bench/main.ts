@@ -326,7 +326,7 @@ async function uiLiveRows(): Promise<void> {
     const stall = await benchStall(dir, scopes);
     const maxStall = Math.max(stall.servingMaxMs, stall.reloadingMaxMs);
     say(
-      `  event-loop stall: ${round(stall.servingMaxMs)} ms serving, ${round(stall.reloadingMaxMs)} ms reloading`,
+      `  event-loop stall: ${round(stall.servingMaxMs)} ms serving, ${round(stall.reloadingMaxMs)} ms reloading, ${round(stall.idleMaxMs)} ms with nothing running (the machine's own noise)`,
     );
     add({
       name: "ui.max_stall_ms",

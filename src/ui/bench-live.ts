@@ -1,15 +1,13 @@
 import { spawn } from "node:child_process";
 import { copyFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 import { emptyState } from "../core/engine/state.js";
 import { resolveScope } from "../core/scope/scope.js";
 import type { DecisionLogEntry, Scope } from "../core/types.js";
-import { ContinuationRuntime } from "../runtime/runtime.js";
 import { createFileStore, type FileStore } from "../store/file/index.js";
 import { scopePaths } from "../store/file/paths.js";
-import { watchFileStore } from "../store/file/watch.js";
-import { startDashboard } from "./server.js";
 
 function entry(at: number): DecisionLogEntry {
   return {
@@ -216,6 +214,8 @@ export async function benchDashboardProcess(
 }
 
 export interface StallResult {
+  /** The same measure with nothing running, for a sense of the machine's own noise, in ms. */
+  idleMaxMs: number;
   /** The longest the event loop was held while serving pages as scopes changed, in ms. */
   servingMaxMs: number;
   /** The same while every scope was read again (a full reload), in ms. */
@@ -223,60 +223,86 @@ export interface StallResult {
 }
 
 /**
- * The dashboard in this process over a file store of the seeded scopes, its
- * event loop watched with `monitorEventLoopDelay`: first while pages are
- * fetched and scopes change, then while a full reload runs under requests.
+ * The dashboard over a file store of the seeded scopes, in a worker thread of
+ * its own whose event loop is watched with `monitorEventLoopDelay` (so the
+ * requests this thread makes and reads are not counted as the dashboard's):
+ * first with nothing running, then while pages are fetched and another
+ * process changes scopes, then while a full reload runs under requests.
  */
 export async function benchStall(root: string, scopes: number): Promise<StallResult> {
-  const store = createFileStore({ root });
-  const runtime = new ContinuationRuntime({ store });
-  const dashboard = await startDashboard({
-    runtime,
-    storeDescription: "bench",
-    follow: async (onChange, onStatus) => {
-      const watch = watchFileStore(store.todoDir, onChange, { onStatus });
-      await watch.ready;
-      return async () => watch.close();
-    },
+  const worker = new Worker(new URL("./bench-stall-worker.js", import.meta.url), {
+    workerData: { root },
   });
-  const page = (path: string) =>
-    fetch(
-      new URL(`${path}${path.includes("?") ? "&" : "?"}token=${dashboard.token}`, dashboard.url),
-    )
-      .then((r) => r.text())
-      .then(() => undefined);
-  const measure = async (work: () => Promise<void>): Promise<number> => {
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    await work();
-    delay.disable();
-    return delay.max / 1e6;
+  const replies: ((value: StallReply) => void)[] = [];
+  worker.on("message", (reply: StallReply) => replies.shift()?.(reply));
+  const failed = new Promise<never>((_, reject) => worker.once("error", reject));
+  const ask = (command: string): Promise<StallReply> => {
+    const answer = new Promise<StallReply>((resolve) => replies.push(resolve));
+    worker.postMessage(command);
+    return Promise.race([answer, failed]);
   };
   try {
-    const servingMaxMs = await measure(async () => {
-      for (let i = 0; i < 20; i++) {
-        const scope = benchScope((i * 613) % scopes);
-        await store.transact(scope, (s) => ({
-          state: { ...s.state, stopped: !s.state.stopped },
-          result: null,
-        }));
-        await Promise.all([page("/"), page("/?fragment=1&sort=state"), page("/metrics")]);
-      }
-      // Let the watch's reports of the last writes be read.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+    const { url, token } = (await ask("start")) as { url: string; token: string };
+    const page = (path: string) =>
+      fetch(new URL(`${path}${path.includes("?") ? "&" : "?"}token=${token}`, url))
+        .then((r) => r.text())
+        .then(() => undefined);
+    await ask("measure");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const idleMaxMs = ((await ask("measured")) as { maxMs: number }).maxMs;
+
+    await ask("measure");
+    // Another process writes (as agents do), so its file writes are not this loop's stalls.
+    const writer = writeInChild(root, scopes, 20);
+    let done = false;
+    void writer.finally(() => {
+      done = true;
     });
-    const reloadingMaxMs = await measure(async () => {
-      const reload = dashboard.source.refresh("all");
-      let done = false;
-      void reload.finally(() => {
-        done = true;
-      });
-      while (!done) await Promise.all([page("/?fragment=1"), page("/api/scopes?state=stopped")]);
-      await reload;
+    while (!done) await Promise.all([page("/"), page("/?fragment=1&sort=state"), page("/metrics")]);
+    await writer;
+    // Let the watch's reports of the last writes be read.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const servingMaxMs = ((await ask("measured")) as { maxMs: number }).maxMs;
+
+    await ask("measure");
+    const reload = ask("reload");
+    let reloaded = false;
+    void reload.finally(() => {
+      reloaded = true;
     });
-    return { servingMaxMs, reloadingMaxMs };
+    while (!reloaded) await Promise.all([page("/?fragment=1"), page("/api/scopes?state=stopped")]);
+    await reload;
+    const reloadingMaxMs = ((await ask("measured")) as { maxMs: number }).maxMs;
+    return { idleMaxMs, servingMaxMs, reloadingMaxMs };
   } finally {
-    await dashboard.close();
-    await store.close();
+    await ask("close").catch(() => undefined);
+    await worker.terminate();
   }
+}
+
+type StallReply = Record<string, unknown>;
+
+/** Stops and resumes `writes` scopes from a child process, 50 ms apart. */
+function writeInChild(root: string, scopes: number, writes: number): Promise<void> {
+  const storeModule = new URL("../store/file/index.js", import.meta.url).href;
+  const scopeModule = new URL("../core/scope/scope.js", import.meta.url).href;
+  const script = `
+    const { createFileStore } = await import(${JSON.stringify(storeModule)});
+    const { resolveScope } = await import(${JSON.stringify(scopeModule)});
+    const store = createFileStore({ root: ${JSON.stringify(root)} });
+    for (let i = 0; i < ${writes}; i++) {
+      const scope = resolveScope({ kind: "session", host: "claude-code", sessionId: "s-" + ((i * 613) % ${scopes}) });
+      await store.transact(scope, (s) => ({ state: { ...s.state, stopped: !s.state.stopped }, result: null }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await store.close();
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`the writer exited with ${code}`)),
+    );
+  });
 }
