@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { closeInstruction } from "../core/dialects/index.js";
 import {
@@ -15,6 +16,7 @@ import { benchFileStore } from "../store/file/bench.js";
 import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
+import { benchDashboardProcess, benchStall } from "../ui/bench-live.js";
 import { benchListFiles, benchListPostgres } from "./cli-list.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
@@ -171,7 +173,10 @@ async function main(): Promise<void> {
   if (only.has("idle")) await idleRows();
   if (only.has("hook")) await hookRows(runs);
   if (only.has("postgres")) await postgresRows();
-  if (only.has("ui")) await uiRows(runs);
+  if (only.has("ui")) {
+    await uiRows(runs);
+    await uiLiveRows();
+  }
   if (only.has("cli")) await cliRows();
   report();
 }
@@ -346,6 +351,46 @@ async function uiRows(runs: number): Promise<void> {
     target: "<= 1000",
     ok: Math.max(...dashboard.liveUpdateMs) <= 1000,
   });
+}
+
+/** The built CLI, next to this file's folder in dist/. */
+const CLI_PATH = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+
+async function uiLiveRows(): Promise<void> {
+  const scopes = quick ? 2_000 : 10_000;
+  say(`dashboard process on a file store of ${scopes} scopes: ready, stop visible, stalls...`);
+  const dir = mkdtempSync(join(tmpdir(), "tc-bench-ui-"));
+  try {
+    const live = await benchDashboardProcess(CLI_PATH, dir, scopes, 10);
+    add({
+      name: `ui.ready.${scopes}`,
+      value: Math.round(live.readyMs),
+      unit: "ms",
+      ...result(atMost(3000), live.readyMs),
+    });
+    const worst = Math.max(...live.stopVisibleMs);
+    add({
+      name: "ui.stop_visible_ms",
+      value: round(median(live.stopVisibleMs)),
+      unit: "ms",
+      target: "<= 1000",
+      ok: worst <= 1000,
+      p99: round(worst),
+    });
+    const stall = await benchStall(dir, scopes);
+    const maxStall = Math.max(stall.servingMaxMs, stall.reloadingMaxMs);
+    say(
+      `  event-loop stall: ${round(stall.servingMaxMs)} ms serving, ${round(stall.reloadingMaxMs)} ms reloading, ${round(stall.idleMaxMs)} ms with nothing running (the machine's own noise)`,
+    );
+    add({
+      name: "ui.max_stall_ms",
+      value: round(maxStall),
+      unit: "ms",
+      ...result(atMost(100), maxStall),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function idleRows(): Promise<void> {

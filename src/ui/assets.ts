@@ -103,7 +103,17 @@ export const APP_JS: string = `
   const key = live.dataset.key;
   const events = new EventSource("/events?" + new URLSearchParams(key ? { token, key } : { token }));
   events.addEventListener("change", schedule);
-  events.addEventListener("open", () => { if (status) status.textContent = "live"; document.body.dataset.live = "1"; });
+  // The server's first message on a stream says how it follows the store: "live" only when
+  // changes are reported as they happen, else the rescan interval and why.
+  events.addEventListener("status", (event) => {
+    const follow = JSON.parse(event.data);
+    document.body.dataset.follow = follow.mode;
+    if (!status) return;
+    status.textContent = follow.mode === "watching"
+      ? "live"
+      : "polling every " + Math.round(follow.everyMs / 100) / 10 + " s: " + follow.reason;
+  });
+  events.addEventListener("open", () => { document.body.dataset.live = "1"; });
   events.addEventListener("error", () => { if (status) status.textContent = "reconnecting"; });
   const filters = document.querySelector("form.filters");
   if (filters) {

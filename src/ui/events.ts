@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SECURITY_HEADERS } from "./security.js";
 
+/** How the dashboard follows the store: change events, or rescans because events failed. */
+export type FollowStatus =
+  | { mode: "watching" }
+  | { mode: "polling"; everyMs: number; reason: string };
+
 /** A comment line on every open stream, so proxies and browsers keep it open. */
 const KEEP_ALIVE_MS = 20_000;
 
@@ -11,6 +16,7 @@ const KEEP_ALIVE_MS = 20_000;
  */
 export class EventStreams {
   readonly #streams = new Set<{ res: ServerResponse; key: string | null }>();
+  #status: FollowStatus = { mode: "watching" };
 
   open(req: IncomingMessage, res: ServerResponse, key: string | null): void {
     res.writeHead(200, {
@@ -19,6 +25,7 @@ export class EventStreams {
       connection: "keep-alive",
     });
     res.write("retry: 1000\n\n");
+    res.write(statusEvent(this.#status));
     const stream = { res, key };
     this.#streams.add(stream);
     const alive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
@@ -36,8 +43,22 @@ export class EventStreams {
     }
   }
 
+  /** Tells every stream how changes are followed now (the page's badge says it). */
+  setStatus(status: FollowStatus): void {
+    this.#status = status;
+    for (const { res } of this.#streams) res.write(statusEvent(status));
+  }
+
+  get status(): FollowStatus {
+    return this.#status;
+  }
+
   closeAll(): void {
     for (const { res } of this.#streams) res.end();
     this.#streams.clear();
   }
+}
+
+function statusEvent(status: FollowStatus): string {
+  return `event: status\ndata: ${JSON.stringify(status)}\n\n`;
 }

@@ -1,6 +1,7 @@
-import { describeScope } from "../core/scope/scope.js";
-import type { DecisionLogEntry, Scope, Store } from "../core/types.js";
+import { describeScope, parseScopeKey } from "../core/scope/scope.js";
+import type { DecisionLogEntry, Scope, ScopeScan, Store } from "../core/types.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
+import { scanScopes } from "../store/scan.js";
 import { DecisionCounters } from "./metrics.js";
 import {
   type OverviewRow,
@@ -9,12 +10,13 @@ import {
   problemOf,
   unreadableRow,
 } from "./view-model.js";
+import { Yielder } from "./yielding.js";
 
 /** Log entries read per changed scope to count new decisions; more between two changes are cut. */
 const NEW_ENTRIES_READ = 50;
 
-/** Scopes read at once on a full reload: enough to keep a database pool busy, no more. */
-const READ_CONCURRENCY = 16;
+/** Scopes read per batch: what is held at once, and how much one slice of work may grow. */
+const BATCH = 128;
 
 type Listener = (keys: string[]) => void;
 
@@ -23,6 +25,11 @@ type Listener = (keys: string[]) => void;
  * date by `refresh` (called on each change the store reports), so pages render
  * from memory instead of reading thousands of files per request. It also
  * counts the decisions it sees appear, for `/metrics`.
+ *
+ * Reads go through the store's batch scan and yield to the event loop every
+ * few milliseconds, so requests and Ctrl-C are answered during a reload.
+ * Changes that arrive while a read runs are gathered and read together next,
+ * each scope once; only "all" (a change feed that lost track) re-lists the store.
  */
 export class ScopeSource {
   readonly counters = new DecisionCounters();
@@ -32,10 +39,15 @@ export class ScopeSource {
   /** The newest log entry seen per scope, to tell new entries from old ones. */
   readonly #newest = new Map<string, DecisionLogEntry | null>();
   readonly #listeners = new Set<Listener>();
+  readonly #closing = new AbortController();
   #sorted: OverviewRow[] | null = null;
-  /** Refreshes run one after another, so two changes never interleave their reads. */
-  #queue: Promise<void> = Promise.resolve();
   #listError: string | null = null;
+  /** Keys waiting for the next read, or "all". */
+  #pending: Set<string> | "all" | null = null;
+  /** The read under way (it takes the pending keys when it is done with its own). */
+  #running: Promise<void> | null = null;
+  /** Settles once every change asked for so far has been read. */
+  #waiters: { resolve(): void; reject(error: unknown): void }[] = [];
 
   constructor(runtime: ContinuationRuntime) {
     this.#runtime = runtime;
@@ -70,14 +82,53 @@ export class ScopeSource {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Re-reads the named scopes, or every scope (re-listing them) for "all". */
-  refresh(keys: string[] | "all"): Promise<void> {
-    const next = this.#queue.then(() => (keys === "all" ? this.#reloadAll() : this.#reload(keys)));
-    this.#queue = next.catch(() => {});
-    return next;
+  /**
+   * Re-reads the named scopes, or every scope (re-listing them) for "all".
+   * Resolves once they are read; rejects only when `close` interrupted it, or
+   * `signal` aborts a first load.
+   */
+  refresh(keys: string[] | "all", signal?: AbortSignal): Promise<void> {
+    if (keys === "all") this.#pending = "all";
+    else if (this.#pending !== "all") {
+      this.#pending ??= new Set();
+      for (const key of keys) this.#pending.add(key);
+    }
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    this.#running ??= this.#drain(signal);
+    return done;
   }
 
-  async #reloadAll(): Promise<void> {
+  /** Stops any read under way: `refresh` calls still waiting reject. */
+  close(): void {
+    this.#closing.abort(new Error("the dashboard is closing"));
+  }
+
+  async #drain(signal?: AbortSignal): Promise<void> {
+    const stop = signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
+    try {
+      while (this.#pending !== null) {
+        const batch = this.#pending;
+        const waiters = this.#waiters;
+        this.#pending = null;
+        this.#waiters = [];
+        try {
+          if (batch === "all") await this.#reloadAll(stop);
+          else await this.#reload([...batch], stop);
+          for (const waiter of waiters) waiter.resolve();
+        } catch (error) {
+          for (const waiter of waiters) waiter.reject(error);
+          if (stop.aborted) {
+            for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
+            this.#pending = null;
+          }
+        }
+      }
+    } finally {
+      this.#running = null;
+    }
+  }
+
+  async #reloadAll(signal: AbortSignal): Promise<void> {
     let scopes: Scope[];
     try {
       scopes = await this.store.listScopes();
@@ -88,48 +139,43 @@ export class ScopeSource {
       this.#emit([]);
       return;
     }
+    signal.throwIfAborted();
     const keep = new Set(scopes.map((s) => s.key));
     const gone = [...this.#rows.keys()].filter((key) => !keep.has(key));
     for (const key of gone) this.#forget(key);
-    for (const scope of scopes) this.#scopes.set(scope.key, scope);
-    let next = 0;
-    const worker = async () => {
-      while (next < scopes.length) {
-        const scope = scopes[next++]!;
-        await this.#read(scope);
-      }
-    };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-    this.#sorted = null;
+    await this.#scan(scopes, signal);
     this.#emit([...gone, ...scopes.map((s) => s.key)]);
   }
 
-  async #reload(keys: string[]): Promise<void> {
-    const changed: string[] = [];
-    for (const key of new Set(keys)) {
-      const known = this.#scopes.get(key);
-      const scope = known ?? (await this.#find(key));
-      if (scope === undefined) {
-        if (this.#rows.has(key)) this.#forget(key);
-        changed.push(key);
-        continue;
-      }
-      this.#scopes.set(key, scope);
-      await this.#read(scope);
-      changed.push(key);
+  async #reload(keys: string[], signal: AbortSignal): Promise<void> {
+    const scopes: Scope[] = [];
+    for (const key of keys) {
+      // A key the store reported but this source has not seen yet: a new scope, if it parses.
+      const scope = this.#scopes.get(key) ?? parseScopeKey(key);
+      if (scope !== null) scopes.push(scope);
     }
-    this.#sorted = null;
-    this.#emit(changed);
+    await this.#scan(scopes, signal);
+    this.#emit(keys);
   }
 
-  /** A key the store reported but this source has not seen: only scopes the store lists count. */
-  async #find(key: string): Promise<Scope | undefined> {
-    try {
-      return (await this.store.listScopes()).find((s) => s.key === key);
-    } catch {
-      this.counters.storeErrors++;
-      return undefined;
+  /** Reads `scopes` through the store's batch scan, updating their rows as batches arrive. */
+  async #scan(scopes: Scope[], signal: AbortSignal): Promise<void> {
+    const yielder = new Yielder();
+    const batches = scanScopes(this.store, {
+      scopes,
+      batchSize: BATCH,
+      signal,
+      logTail: (scope) => (this.#newest.has(scope.key) ? NEW_ENTRIES_READ : 1),
+    });
+    for await (const batch of batches) {
+      for (const item of batch) {
+        this.#apply(item);
+        await yielder.maybe();
+        signal.throwIfAborted();
+      }
+      this.#sorted = null;
     }
+    this.#sorted = null;
   }
 
   #forget(key: string): void {
@@ -139,31 +185,30 @@ export class ScopeSource {
     this.#sorted = null;
   }
 
-  async #read(scope: Scope): Promise<void> {
+  #apply(item: ScopeScan): void {
+    const { scope } = item;
     const label = describeScope(scope);
+    if (!item.ok) {
+      this.counters.storeErrors++;
+      this.counters.setEpisode(scope, null);
+      this.#scopes.set(scope.key, scope);
+      this.#rows.set(scope.key, unreadableRow(scope, label, problemOf(item.error)));
+      return;
+    }
     try {
-      const known = this.#newest.has(scope.key);
-      const [snapshot, log, report] = await Promise.all([
-        this.store.read(scope),
-        this.store.readLog(scope, known ? NEW_ENTRIES_READ : 1),
-        // Stores whose documents cannot break have no report to give.
-        this.store.problems?.(scope) ?? [],
-      ]);
-      const problem = problemFromReport(report);
-      if (problem?.unreadable) this.counters.storeErrors++;
-      const last = log.at(-1) ?? null;
+      const { snapshot, log } = item;
+      const problem = problemFromReport(item.problems);
       // Nothing stored any more (deleted by another process): no longer a scope.
-      if (
-        snapshot.todosRevision === 0 &&
-        snapshot.stateRevision === 0 &&
-        last === null &&
-        problem === null
-      ) {
+      if (!item.exists && problem === null) {
         this.#forget(scope.key);
         return;
       }
+      if (problem?.unreadable) this.counters.storeErrors++;
+      const last = log.at(-1) ?? null;
+      const known = this.#newest.has(scope.key);
       if (known) this.counters.count(scope, newEntries(log, this.#newest.get(scope.key) ?? null));
       this.#newest.set(scope.key, last);
+      this.#scopes.set(scope.key, scope);
       const now = this.#runtime.now();
       const { decision, summary } = this.#runtime.preview(snapshot, {}, now);
       this.#rows.set(
@@ -184,6 +229,7 @@ export class ScopeSource {
     } catch (error) {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
+      this.#scopes.set(scope.key, scope);
       this.#rows.set(scope.key, unreadableRow(scope, label, problemOf(error)));
     }
   }

@@ -22,34 +22,67 @@ export function requestToken(req: IncomingMessage, url: URL): string | null {
   return null;
 }
 
-function hostOnly(host: string): string {
-  return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+/**
+ * The name in a Host header, lowercased and without its port or a trailing dot, or null when
+ * the header is not a host with an optional port.
+ */
+export function hostName(header: string): string | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(header.trim());
+  if (match === null) return null;
+  if (match[2] !== undefined && Number(match[2]) > 65535) return null;
+  const name = match[1]!.toLowerCase();
+  return name.endsWith(".") ? name.slice(0, -1) : name;
+}
+
+const LOOPBACK_V4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/**
+ * Whether a Host name can only reach this machine: `localhost` and `*.localhost`, 127.0.0.0/8
+ * and `[::1]`. A page on another site cannot make a browser send these (DNS rebinding needs a
+ * name that resolves elsewhere first), whatever the port, so port forwarding keeps working.
+ */
+export function isLoopbackName(name: string): boolean {
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (name === "[::1]" || name === "[0:0:0:0:0:0:0:1]") return true;
+  const v4 = LOOPBACK_V4.exec(name);
+  return v4?.slice(1).every((part) => Number(part) <= 255) ?? false;
 }
 
 /**
  * Why a request must be refused before its token is even looked at, or null:
  * a Host header naming another site (DNS rebinding), or a request another
- * origin's page made (cross-origin reads and form posts).
+ * origin's page made (cross-origin reads and form posts). `boundHost` (the
+ * address the server listens on) is accepted too, for a dashboard bound to a
+ * network address on purpose.
  */
-export function crossSiteProblem(
-  req: IncomingMessage,
-  allowedHosts: ReadonlySet<string>,
-  port: number,
-): string | null {
+export function crossSiteProblem(req: IncomingMessage, boundHost: string): string | null {
   const host = req.headers.host;
-  if (typeof host !== "string" || !allowedHosts.has(hostOnly(host)) || !host.endsWith(`:${port}`)) {
+  const name = typeof host === "string" ? hostName(host) : null;
+  const bound = boundHost.includes(":") ? `[${boundHost.toLowerCase()}]` : boundHost.toLowerCase();
+  if (name === null || (!isLoopbackName(name) && name !== bound)) {
     return `the Host header ${JSON.stringify(host ?? "")} is not this dashboard`;
   }
   const origin = req.headers.origin;
-  if (typeof origin === "string" && origin !== "null" && origin !== `http://${host}`) {
+  if (origin === "null") return "requests from an opaque origin are refused";
+  if (typeof origin === "string" && !sameHost(origin, host!)) {
     return `requests from ${origin} are refused`;
   }
-  if (origin === "null") return "requests from an opaque origin are refused";
   const site = req.headers["sec-fetch-site"];
   if (typeof site === "string" && site !== "same-origin" && site !== "none") {
     return `${site} requests are refused`;
   }
   return null;
+}
+
+/** Whether an Origin header is the page this Host header names (over http). */
+function sameHost(origin: string, host: string): boolean {
+  try {
+    const a = new URL(origin);
+    const b = new URL(`http://${host.trim()}`);
+    return a.protocol === "http:" && a.host === b.host;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -112,6 +112,9 @@ describe("the dashboard server", () => {
       (await fetch(withToken(d, "/"), { headers: { "sec-fetch-site": "cross-site" } })).status,
     ).toBe(403);
     expect(await rawGet(d.port, `/?token=${d.token}`, { host: `evil.test:${d.port}` })).toBe(403);
+    // A forwarded port (ssh -L 9000:127.0.0.1:<port>) arrives with the port of its other end.
+    expect(await rawGet(d.port, `/?token=${d.token}`, { host: "localhost:9000" })).toBe(200);
+    expect(await rawGet(d.port, `/?token=${d.token}`, { host: "[::1]:9000" })).toBe(200);
     const page = await fetch(d.url);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { type ActionName, type ActionResult, runAction, scopePageData } from "./actions.js";
 import { APP_JS, STYLE_CSS } from "./assets.js";
-import { EventStreams } from "./events.js";
+import { EventStreams, type FollowStatus } from "./events.js";
 import type { Html } from "./html.js";
 import { renderMetrics } from "./metrics.js";
 import type { PageContext } from "./pages/layout.js";
@@ -34,8 +34,14 @@ export interface DashboardOptions {
   /**
    * Starts following the store's changes from every process; returns the way
    * to stop. Without it the page still updates after its own actions.
+   * `onStatus` says when changes are rescanned instead of reported.
    */
-  follow?: (onChange: (keys: string[] | "all") => void) => Promise<() => Promise<void>>;
+  follow?: (
+    onChange: (keys: string[] | "all") => void,
+    onStatus: (status: FollowStatus) => void,
+  ) => Promise<() => Promise<void>>;
+  /** Aborts the first load (and so the start): an interrupt before the page is ready. */
+  signal?: AbortSignal;
 }
 
 export interface Dashboard {
@@ -104,21 +110,34 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const token = options.token ?? newToken();
   const host = options.host ?? "127.0.0.1";
   const source = new ScopeSource(runtime);
-  await source.refresh("all");
   const ctx: PageContext = {
     token,
     store: options.storeDescription,
     preset: runtime.preset.name,
   };
   const streams = new EventStreams();
+  // Changes are followed from before the first read, so none made during it is missed: they
+  // are read once it is done.
+  const loading = source.refresh("all", options.signal);
+  loading.catch(() => {});
+  let stopFollowing = async () => {};
+  try {
+    if (options.follow) {
+      stopFollowing = await options.follow(
+        (keys) => {
+          source.refresh(keys).catch(() => {});
+        },
+        (status) => streams.setStatus(status),
+      );
+    }
+    await loading;
+  } catch (error) {
+    source.close();
+    await stopFollowing();
+    throw error;
+  }
   const unsubscribe = source.subscribe((keys) => streams.announce(keys));
   let port = 0;
-  const allowedHosts = new Set([
-    "127.0.0.1",
-    "localhost",
-    "[::1]",
-    host.includes(":") ? `[${host}]` : host,
-  ]);
 
   async function scopeResponse(
     res: ServerResponse,
@@ -149,7 +168,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://dashboard.invalid");
-    const refused = crossSiteProblem(req, allowedHosts, port);
+    const refused = crossSiteProblem(req, host);
     if (refused !== null) {
       send(res, 403, "text/plain; charset=utf-8", `Refused: ${refused}.\n`);
       return;
@@ -209,6 +228,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             store: ctx.store,
             preset: ctx.preset,
             listError: source.listError,
+            follow: streams.status,
             scopes: selectRows(source.rows(), parseQuery(params)),
           });
           return;
@@ -267,11 +287,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     server.listen(options.port ?? 0, host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  const stopFollowing = options.follow
-    ? await options.follow((keys) => {
-        source.refresh(keys).catch(() => {});
-      })
-    : async () => {};
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
@@ -280,6 +295,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     source,
     async close() {
       unsubscribe();
+      source.close();
       await stopFollowing();
       streams.closeAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Store } from "../../core/types.js";
+import type { FollowStatus } from "../../ui/events.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import { storeTarget } from "../global-options.js";
@@ -72,35 +73,52 @@ export const uiCommand: CommandSpec = {
     const store = await ctx.store();
     const runtime = await ctx.runtime();
     const { startDashboard } = await import("../../ui/server.js");
-    const dashboard = await startDashboard({
-      runtime,
-      storeDescription: storeDescription(ctx.global, ctx.io.env),
-      host,
-      port,
-      follow: (onChange) => followStore(store, target, onChange),
-    });
-    ctx.onClose(() => dashboard.close());
-    if (ctx.global.json) ctx.json({ url: dashboard.url, port: dashboard.port });
-    else {
-      ctx.out(`Dashboard of ${storeDescription(ctx.global, ctx.io.env)}:`);
-      ctx.out(`  ${dashboard.url}`);
-      if (!LOOPBACK.has(host)) {
-        ctx.err(
-          `warning: listening on ${host}, reachable from other machines; the token is the only lock.`,
-        );
+    // Ctrl-C works from here on, also during the first read of a large store; a second one
+    // does not wait for anything.
+    const interrupted = new AbortController();
+    let interrupts = 0;
+    const onSignal = () => {
+      interrupts++;
+      if (interrupts > 1) process.exit(130);
+      interrupted.abort(new Error("interrupted"));
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    try {
+      let dashboard: Awaited<ReturnType<typeof startDashboard>>;
+      try {
+        dashboard = await startDashboard({
+          runtime,
+          storeDescription: storeDescription(ctx.global, ctx.io.env),
+          host,
+          port,
+          follow: (onChange, onStatus) => followStore(store, target, onChange, onStatus),
+          signal: interrupted.signal,
+        });
+      } catch (error) {
+        if (interrupted.signal.aborted) return 0;
+        throw error;
       }
-      ctx.out(ctx.style.dim("Press Ctrl-C to stop."));
+      ctx.onClose(() => dashboard.close());
+      if (ctx.global.json) ctx.json({ url: dashboard.url, port: dashboard.port });
+      else {
+        ctx.out(`Dashboard of ${storeDescription(ctx.global, ctx.io.env)}:`);
+        ctx.out(`  ${dashboard.url}`);
+        if (!LOOPBACK.has(host)) {
+          ctx.err(
+            `warning: listening on ${host}, reachable from other machines; the token is the only lock.`,
+          );
+        }
+        ctx.out(ctx.style.dim("Press Ctrl-C to stop."));
+      }
+      if (ctx.values.open === true) openInBrowser(dashboard.url);
+      if (!interrupted.signal.aborted) {
+        await new Promise((resolve) => interrupted.signal.addEventListener("abort", resolve));
+      }
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
     }
-    if (ctx.values.open === true) openInBrowser(dashboard.url);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        resolve();
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
     return 0;
   },
 };
@@ -110,6 +128,7 @@ async function followStore(
   store: Store,
   target: ReturnType<typeof storeTarget>,
   onChange: (keys: string[] | "all") => void,
+  onStatus: (status: FollowStatus) => void,
 ): Promise<() => Promise<void>> {
   if (target.kind === "postgres") {
     const { listenForChanges } = await import("../../store/postgres/changes.js");
@@ -120,6 +139,7 @@ async function followStore(
   const { watchFileStore } = await import("../../store/file/watch.js");
   const todoDir = (store as { todoDir?: string }).todoDir;
   if (todoDir === undefined) return async () => {};
-  const watcher = watchFileStore(todoDir, onChange);
+  const watcher = watchFileStore(todoDir, onChange, { onStatus });
+  await watcher.ready;
   return async () => watcher.close();
 }

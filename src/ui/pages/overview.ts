@@ -1,5 +1,5 @@
 import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
-import { type Html, html } from "../html.js";
+import { type Html, html, raw } from "../html.js";
 import { type OverviewQuery, SORT_KEYS, selectRows } from "../query.js";
 import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
@@ -30,8 +30,19 @@ export function budgetMeters(budgets: readonly BudgetBar[], detailed = false): H
   )}</ul>`;
 }
 
+/**
+ * Each row's cells but the last decision's age, rendered once per row: rows are replaced, not
+ * changed, when their scope changes, so a page of 500 rows costs string joins, not 500 renders
+ * that would hold up every other request.
+ */
+const renderedRows = new WeakMap<OverviewRow, { ctx: PageContext; text: string }>();
+
 function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
-  const href = link(ctx, "/scope", { key: row.key });
+  let cached = renderedRows.get(row);
+  if (cached === undefined || cached.ctx !== ctx) {
+    cached = { ctx, text: rowCells(ctx, row).text };
+    renderedRows.set(row, cached);
+  }
   const last =
     row.problem !== null
       ? html`<span class="problem">${row.problem.message}${row.problem.preservedCopies.map(
@@ -40,6 +51,12 @@ function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
       : row.last === null
         ? html`<span class="dim">no decision yet</span>`
         : html`${row.last.words} <span class="dim">${formatAgo(row.last.at, now)}</span>`;
+  return html`${raw(cached.text)}<td>${last}</td>
+</tr>`;
+}
+
+function rowCells(ctx: PageContext, row: OverviewRow): Html {
+  const href = link(ctx, "/scope", { key: row.key });
   return html`<tr data-key="${row.key}" data-state="${row.state}">
 <td><a href="${href}">${row.label}</a><br><code class="key">${row.key}</code></td>
 <td>${row.host}</td>
@@ -48,8 +65,7 @@ function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
 <td class="num">${row.counts.done}</td>
 <td><span class="state state-${row.state}">${row.stateWords}</span></td>
 <td>${budgetMeters(row.budgets)}</td>
-<td>${last}</td>
-</tr>`;
+`;
 }
 
 function queryParams(query: OverviewQuery, page?: number): Record<string, string> {

@@ -150,6 +150,70 @@ describe("todo-continuation ui in a real browser", () => {
     await page.close();
   });
 
+  it("follows many writes to the same list, state and log, and says it is live", async () => {
+    const scope = built.resolveScope({ kind: "session", host: "e2e", sessionId: "many" })!;
+    const store = built.createFileStore({ root: dir });
+    const runtime = new built.ContinuationRuntime({ store });
+    try {
+      await runtime.setTodos(scope, [{ content: "Step start", status: "pending" }]);
+      const overview = await openOverview();
+      const state = row(overview, "e2e session many").locator(".state");
+      await expect.poll(() => state.count(), { timeout: 5000 }).toBe(1);
+      const page = await browser.newPage();
+      await page.goto(ui.url.replace("/?", `/scope?key=${encodeURIComponent(scope.key)}&`));
+      await page.waitForSelector("body[data-live='1']");
+      const live = page.locator("#live");
+      // The store replaces each document by rename: every write, not only the first, must show.
+      for (let i = 0; i < 30; i++) {
+        await runtime.setTodos(scope, [
+          { content: `Step ${i} of the long run`, status: "in_progress" },
+          { content: "Check it", status: "pending" },
+        ]);
+        await expect
+          .poll(() => live.textContent(), { timeout: 5000 })
+          .toContain(`Step ${i} of the long run`);
+        const stopped = i % 2 === 0;
+        await store.transact(scope, (s) => ({
+          state: { ...s.state, stopped },
+          result: null,
+        }));
+        await expect
+          .poll(async () => (await state.textContent()) === "stopped by the user", {
+            timeout: 5000,
+          })
+          .toBe(stopped);
+        const tokens = 700_000 + i;
+        await store.transact(scope, () => ({
+          log: [
+            {
+              at: Date.now(),
+              action: "skip",
+              reason: "stagnation",
+              episodeId: null,
+              autoTurns: 0,
+              tokens,
+              stagnation: 0,
+              actionable: 1,
+              blocked: 0,
+              nudgeChars: null,
+              nudgeTokens: null,
+              trigger: "idle",
+            },
+          ],
+          result: null,
+        }));
+        await expect.poll(() => live.textContent(), { timeout: 5000 }).toContain(String(tokens));
+      }
+      // Folder events, not rescans: the badge says so.
+      expect(await overview.locator("#live-status").textContent()).toBe("live");
+      expect(await page.evaluate("document.body.dataset.follow")).toBe("watching");
+      await page.close();
+      await overview.close();
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
   it("stops a scope from its page, and the next idle skips with continuation-stopped", async () => {
     const page = await openOverview();
     await page.getByRole("link", { name: "e2e session worker", exact: true }).click();
