@@ -242,7 +242,9 @@ export type SkipReason =
   | "stagnation"
   | "cooldown"
   /** Never returned by `decide`: the wake loop's own budget for one activation ran out. */
-  | "wake-budget";
+  | "wake-budget"
+  /** A host signal: the host's own goal loop (Claude Code or Codex `/goal`) drives the session. */
+  | "host-goal-active";
 
 /** Facts only the host knows at decision time. Absent means "no". */
 export interface HostSignals {
@@ -254,6 +256,8 @@ export interface HostSignals {
   backgroundWork?: boolean;
   /** An explicit question to the user is pending. */
   awaitingUser?: boolean;
+  /** The host's own goal loop (`/goal`) is active: it continues the session itself. */
+  hostGoalActive?: boolean;
 }
 
 /** How turn spend is counted against `maxTokens`. */

@@ -42,6 +42,7 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   stagnation: "no progress",
   cooldown: "cooling down after failed deliveries",
   "wake-budget": "wake budget of this activation used up",
+  "host-goal-active": "the host's own goal loop is driving this session; ours steps aside",
 };
 
 /**
@@ -112,6 +113,8 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
           : "changed";
       return `The list has not ${progress} over the last ${plural(count, "nudge")} (limit ${limits.stagnationLimit}); the agent is not making progress, so nudging stopped until the user speaks.`;
     }
+    case "host-goal-active":
+      return "The host's own goal loop is driving this session; ours steps aside. The host (Claude Code or Codex `/goal`) continues the session until its condition is met, so a nudge would stack a second continuation on it. Nudging resumes once the goal is met or cleared.";
     case "wake-budget":
       return "The wake loop used every re-entry its shared budget allows for this activation (replies and subagent completions draw on it too); the next activation, a real user message, starts with a fresh budget.";
     case "cooldown": {
