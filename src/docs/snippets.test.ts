@@ -32,7 +32,6 @@ declare global {
     todos(sessionId: string): Promise<never[]>;
     busy(sessionId: string): boolean;
     toast(sessionId: string, ms: number): void;
-    // biome-ignore lint/suspicious/noExplicitAny: the host's events carry whatever it sends
     on(event: string, handler: (id: string, value: any) => unknown): void;
   };
 }
