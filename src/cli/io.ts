@@ -1,6 +1,6 @@
 /** Where the CLI reads and writes, so the dispatcher can run outside a real process too. */
 export interface CliIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
   stdin: NodeJS.ReadableStream;
   env: Record<string, string | undefined>;

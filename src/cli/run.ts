@@ -2,6 +2,7 @@ import { parseCommandLine } from "./argv.js";
 import type { CommandSpec } from "./command.js";
 import { createContext } from "./context.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.js";
+import { helpWidth } from "./format/wrap.js";
 import { formatCommandHelp, formatOverview, PROGRAM } from "./help.js";
 import type { CliIo } from "./io.js";
 import { COMMANDS } from "./registry.js";
@@ -22,12 +23,12 @@ const ALL: readonly CommandSpec[] = [...COMMANDS, helpCommand];
 
 function printHelp(io: CliIo, topic: string | undefined): number {
   if (topic === undefined || topic === "help") {
-    io.stdout.write(formatOverview(ALL, packageVersion()));
+    io.stdout.write(formatOverview(ALL, packageVersion(), helpWidth(io.stdout)));
     return EXIT_OK;
   }
   const command = ALL.find((c) => c.name === topic);
   if (!command) throw new UsageError(`no help for unknown command '${topic}'`);
-  io.stdout.write(formatCommandHelp(command));
+  io.stdout.write(formatCommandHelp(command, helpWidth(io.stdout)));
   return EXIT_OK;
 }
 

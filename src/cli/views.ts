@@ -146,7 +146,7 @@ export const UNKNOWN_SIGNALS = [
   "no session recovery running",
   "no background work",
   "no question pending for the user",
-  "no host goal loop active (a host that sees one logs host-goal-active)",
+  "no host goal loop active",
 ];
 
 export function whyView(input: {

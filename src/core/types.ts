@@ -248,7 +248,7 @@ export type SkipReason =
   | "cooldown"
   /** Never returned by `decide`: the wake loop's own budget for one activation ran out. */
   | "wake-budget"
-  /** Never returned by `decide`: the host's own goal loop is active and owns continuation. */
+  /** The host's own goal loop (Claude Code or Codex `/goal`) drives the session: a host signal to `decide`, or recorded by a hook that steps aside before deciding. */
   | "host-goal-active";
 
 /** Facts only the host knows at decision time. Absent means "no". */
@@ -261,6 +261,8 @@ export interface HostSignals {
   backgroundWork?: boolean;
   /** An explicit question to the user is pending. */
   awaitingUser?: boolean;
+  /** The host's own goal loop (`/goal`) is active: it continues the session itself. */
+  hostGoalActive?: boolean;
 }
 
 /** How turn spend is counted against `maxTokens`. */

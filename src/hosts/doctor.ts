@@ -16,6 +16,8 @@ export interface DoctorFinding {
   message: string;
   /** When not ok: the one command (or edit) that fixes it. */
   fix?: string;
+  /** Set on the finding that says the host is there but nothing of ours is installed for it. */
+  notInstalled?: true;
 }
 
 /** Where to look. Tests pass temp folders; the CLI passes the real ones. */

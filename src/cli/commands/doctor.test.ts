@@ -67,4 +67,48 @@ describe("todo-continuation doctor", () => {
       );
     }
   });
+
+  it("with nothing installed, names every host it found no integration for and how to install one", async () => {
+    const { project, env } = await world();
+    // No host program on PATH at all, and no settings of any host.
+    const bare = { ...env, PATH: `${join(process.execPath, "..")}:/usr/bin:/bin` };
+    const run = await runCli(["doctor"], { env: bare, cwd: project });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/No problems found/);
+    for (const host of ["claude-code", "codex", "gemini", "opencode", "pi"]) {
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^none {5}${host} +no integration of ours found \\(todo-continuation install ${host} adds it\\)$`,
+          "m",
+        ),
+      );
+    }
+    expect(run.stdout).toMatch(
+      /^No host integration is installed: none found for claude-code, codex, gemini, opencode, pi; only the store was checked\.$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^Install one in this project: todo-continuation install <claude-code\|codex\|gemini\|opencode\|pi>$/m,
+    );
+    const json = JSON.parse(
+      (await runCli(["doctor", "--json"], { env: bare, cwd: project })).stdout,
+    );
+    expect(json.hostsWithoutIntegration).toEqual([
+      "claude-code",
+      "codex",
+      "gemini",
+      "opencode",
+      "pi",
+    ]);
+  });
+
+  it("with one host integrated, does not claim nothing is installed", async () => {
+    const { project, env } = await world();
+    expect((await runCli(["install", "pi", "--project"], { env, cwd: project })).code).toBe(0);
+    const run = await runCli(["doctor"], { env, cwd: project });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^No problems found\.$/m);
+    expect(run.stdout).not.toMatch(/No host integration is installed/);
+    expect(run.stdout).toMatch(/^none {5}claude-code +no integration of ours found/m);
+    expect(run.stdout).not.toMatch(/^none {5}pi/m);
+  });
 });

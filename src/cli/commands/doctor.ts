@@ -2,15 +2,51 @@ import type { DoctorCheck, DoctorFinding } from "../../hosts/doctor.js";
 import type { CommandSpec } from "../command.js";
 import { DATABASE_URL_ENV, DIR_ENV, storeTarget } from "../global-options.js";
 
-/** Every check the doctor runs, one line each, loaded only when the doctor runs. */
-export const DOCTOR_CHECKS: readonly (() => Promise<DoctorCheck>)[] = [
-  async () => (await import("../../hosts/claude-code/doctor.js")).claudeCodeDoctor,
-  async () => (await import("../../hosts/codex/doctor.js")).codexDoctor,
-  async () => (await import("../../hosts/gemini/doctor.js")).geminiDoctor,
-  async () => (await import("../../hosts/opencode/doctor.js")).openCodeDoctor,
-  async () => (await import("../../hosts/pi/doctor.js")).piDoctor,
-  async () => (await import("../../store/doctor.js")).storeDoctor,
+/** One check the doctor runs, loaded only when the doctor runs; `host` is set for host integrations. */
+export interface DoctorEntry {
+  host?: string;
+  load: () => Promise<DoctorCheck>;
+}
+
+/** Every check the doctor runs, one line each. */
+export const DOCTOR_CHECKS: readonly DoctorEntry[] = [
+  {
+    host: "claude-code",
+    load: async () => (await import("../../hosts/claude-code/doctor.js")).claudeCodeDoctor,
+  },
+  { host: "codex", load: async () => (await import("../../hosts/codex/doctor.js")).codexDoctor },
+  {
+    host: "gemini",
+    load: async () => (await import("../../hosts/gemini/doctor.js")).geminiDoctor,
+  },
+  {
+    host: "opencode",
+    load: async () => (await import("../../hosts/opencode/doctor.js")).openCodeDoctor,
+  },
+  { host: "pi", load: async () => (await import("../../hosts/pi/doctor.js")).piDoctor },
+  { load: async () => (await import("../../store/doctor.js")).storeDoctor },
 ];
+
+/** Hosts of the doctor's checks that have no integration of ours: not found at all, or found without one. */
+export function hostsWithoutIntegration(
+  findings: readonly DoctorFinding[],
+  hosts: readonly string[],
+): string[] {
+  return hosts.filter((host) => {
+    const own = findings.filter((f) => f.host === host);
+    return own.length === 0 || own.some((f) => f.notInstalled === true);
+  });
+}
+
+/** The closing lines when no host has an integration: which ones, and how to install one. */
+export function noIntegrationLines(without: readonly string[], hosts: readonly string[]): string[] {
+  if (without.length < hosts.length) return [];
+  return [
+    `No host integration is installed: none found for ${without.join(", ")}; only the store was checked.`,
+    `Install one in this project: todo-continuation install <${hosts.join("|")}>`,
+    "(add --user for every project; `todo-continuation install <host> --help` lists the options).",
+  ];
+}
 
 /** One finding as a line (and a `fix:` line under a problem). */
 export function formatFinding(finding: DoctorFinding): string[] {
@@ -29,6 +65,8 @@ export const doctorCommand: CommandSpec = {
     "what the integration needs, our hooks, plugin or extension present and loadable, and the",
     "command it runs resolvable; then the store (writable, or PostgreSQL reachable when",
     "configured). Each problem comes with the command that fixes it. Exit 1 on any problem.",
+    "A host with no integration of ours is named as such; with none installed for any host,",
+    "the doctor says so and how to install one.",
   ],
   args: { min: 0, max: 0 },
   examples: ["doctor", "doctor --json", "doctor --database-url postgres://app@127.0.0.1/app"],
@@ -43,7 +81,9 @@ export const doctorCommand: CommandSpec = {
     }
     const context = { cwd: ctx.io.cwd, home: env.HOME ?? "", env };
     const findings: DoctorFinding[] = [];
-    for (const load of DOCTOR_CHECKS) {
+    const hosts: string[] = [];
+    for (const { host, load } of DOCTOR_CHECKS) {
+      if (host !== undefined) hosts.push(host);
       try {
         findings.push(...(await (await load())(context)));
       } catch (error) {
@@ -58,15 +98,23 @@ export const doctorCommand: CommandSpec = {
       }
     }
     const problems = findings.filter((f) => !f.ok).length;
+    const without = hostsWithoutIntegration(findings, hosts);
     if (ctx.global.json) {
-      ctx.json({ ok: problems === 0, findings });
+      ctx.json({ ok: problems === 0, findings, hostsWithoutIntegration: without });
     } else {
       for (const finding of findings) for (const line of formatFinding(finding)) ctx.out(line);
-      ctx.out(
-        problems === 0
-          ? "No problems found."
-          : `${problems} problem${problems === 1 ? "" : "s"} found.`,
-      );
+      for (const host of hosts) {
+        if (!findings.some((f) => f.host === host)) {
+          ctx.out(
+            `none     ${host.padEnd(11)} no integration of ours found (todo-continuation install ${host} adds it)`,
+          );
+        }
+      }
+      const none = noIntegrationLines(without, hosts);
+      // "No problems found" alone would hide that nothing is installed.
+      if (problems > 0) ctx.out(`${problems} problem${problems === 1 ? "" : "s"} found.`);
+      else if (none.length === 0) ctx.out("No problems found.");
+      for (const line of none) ctx.out(line);
     }
     return problems === 0 ? 0 : 1;
   },

@@ -100,6 +100,7 @@ const eventArb: fc.Arbitrary<Event> = fc.oneof(
         recovering: rare,
         backgroundWork: rare,
         awaitingUser: rare,
+        hostGoalActive: rare,
       }),
       deliver: fc.oneof(
         { weight: 4, arbitrary: fc.constant("ok" as const) },

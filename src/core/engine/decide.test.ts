@@ -103,6 +103,12 @@ const MAKE: [SkipReason, (d: Draft) => void][] = [
     },
   ],
   [
+    "host-goal-active",
+    (d) => {
+      d.signals.hostGoalActive = true;
+    },
+  ],
+  [
     "turn-not-safe",
     (d) => {
       d.state.lastOutcome = outcome("t2", { stopReason: "unknown" });

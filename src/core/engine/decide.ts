@@ -32,6 +32,8 @@ const SIGNAL_CHECKS: readonly [keyof HostSignals, SkipReason][] = [
   ["recovering", "recovering"],
   ["backgroundWork", "background-work"],
   ["awaitingUser", "awaiting-user"],
+  // The host keeps the session going toward its goal: a nudge would stack a second loop on it.
+  ["hostGoalActive", "host-goal-active"],
 ];
 
 /**
@@ -148,7 +150,8 @@ function judgeOutcome(
  *  2. `restart-kick-suppressed`
  *  3. `user-abort-blocked`  4. `continuation-stopped`
  *  5. `provider-error`, `retries-exhausted` (the scope is parked)
- *  6. `agent-excluded`, `recovering`, `background-work`, `awaiting-user`
+ *  6. `agent-excluded`, `recovering`, `background-work`, `awaiting-user`,
+ *     `host-goal-active`
  *  7. `turn-not-safe`, `provider-error`, `retries-exhausted` (the last turn's ending)
  *  8. `list-unchanged-since-user`
  *  9. `max-auto-turns`, `max-tokens`, `max-wall-clock`, `too-many-incomplete`

@@ -42,7 +42,7 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   stagnation: "no progress",
   cooldown: "cooling down after failed deliveries",
   "wake-budget": "wake budget of this activation used up",
-  "host-goal-active": "the host's own goal loop is active",
+  "host-goal-active": "the host's own goal loop is driving this session; ours steps aside",
 };
 
 /**
@@ -113,10 +113,10 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
           : "changed";
       return `The list has not ${progress} over the last ${plural(count, "nudge")} (limit ${limits.stagnationLimit}); the agent is not making progress, so nudging stopped until the user speaks.`;
     }
+    case "host-goal-active":
+      return "The host's own goal loop is driving this session; ours steps aside. The host (Claude Code or Codex `/goal`) continues the session until its condition is met, so a nudge would stack a second continuation on it. Nudging resumes once the goal is met, paused or cleared.";
     case "wake-budget":
       return "The wake loop used every re-entry its shared budget allows for this activation (replies and subagent completions draw on it too); the next activation, a real user message, starts with a fresh budget.";
-    case "host-goal-active":
-      return "The host's own goal loop (Codex /goal, Claude Code /goal) is active and continues the session by itself; a nudge on top of it would stack a second continuation, so the stop is left to the goal loop. Nudging resumes once the goal is paused, completed or cleared.";
     case "cooldown": {
       const failures = episode?.failures ?? 0;
       if (failures >= limits.maxDeliveryFailures) {

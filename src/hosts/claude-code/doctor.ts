@@ -214,6 +214,7 @@ export const claudeCodeDoctor: DoctorCheck = async (ctx) => {
       ok: true,
       message:
         "no todo-continuation hooks installed (todo-continuation install claude-code adds them)",
+      notInstalled: true,
     });
     return findings;
   }

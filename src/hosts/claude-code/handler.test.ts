@@ -205,7 +205,7 @@ describe("Claude Code hook", () => {
     await s.todoWrite("in_progress", "pending");
     expect(blocked((await s.stop()).stdout)).toBe(true);
     const resumed = await s.send({ hook_event_name: "SessionStart", source: "resume" });
-    expect(resumed.stderr.join()).toMatch(/first stop will not be nudged/);
+    expect(resumed.stderr.join()).toMatch(/a stop before your next prompt is not nudged/);
     await s.prompt("<task-notification>\n<task-id>b1</task-id>");
     expect((await s.stop()).stdout).toBe("");
     expect((await s.log()).at(-1)?.reason).toBe("restart-kick-suppressed");
@@ -433,6 +433,117 @@ describe("Claude Code hook", () => {
         stderr: [],
         exitCode: 0,
       });
+    });
+  });
+
+  describe("a host /goal", () => {
+    const goalEntry = (fields: object) =>
+      JSON.stringify({
+        type: "attachment",
+        attachment: { type: "goal_status", condition: "everything is ported", ...fields },
+      });
+
+    it("steps aside while the goal is active and takes over once it is met", async () => {
+      const s = session();
+      await s.prompt("/goal everything is ported");
+      s.transcript.push(goalEntry({ met: false, sentinel: true }));
+      await s.todoWrite("in_progress", "pending");
+      const first = await s.stop();
+      expect(first.stdout).toBe("");
+      expect(first.stderr.join()).toMatch(/stop allowed \(host-goal-active\)/);
+      expect((await s.log()).at(-1)).toMatchObject({ action: "skip", reason: "host-goal-active" });
+      // The goal's own block continued the session: Claude Code now says stop_hook_active.
+      s.transcript.push(goalEntry({ met: false, reason: "printer not ported" }));
+      await s.todoWrite("completed", "in_progress");
+      expect((await s.stop({ stop_hook_active: true })).stdout).toBe("");
+      expect((await s.log()).at(-1)?.reason).toBe("host-goal-active");
+      s.transcript.push(goalEntry({ met: true, reason: "done" }));
+      await s.todoWrite("completed", "in_progress", "pending");
+      expect(blocked((await s.stop({ stop_hook_active: true })).stdout)).toBe(true);
+    });
+
+    it("after /goal clear, nudges again", async () => {
+      const s = session();
+      await s.prompt();
+      s.transcript.push(
+        goalEntry({ met: false, sentinel: true }),
+        goalEntry({ met: true, sentinel: true }),
+      );
+      await s.todoWrite("in_progress", "pending");
+      expect(blocked((await s.stop()).stdout)).toBe(true);
+    });
+
+    it("a turn the goal started is not recorded as started by our nudge", async () => {
+      const s = session();
+      await s.prompt();
+      await s.todoWrite("in_progress", "pending");
+      // Ours blocks; the next turn is ours, whatever stop_hook_active says.
+      expect(blocked((await s.stop()).stdout)).toBe(true);
+      await s.todoWrite("completed", "in_progress");
+      s.transcript.push(goalEntry({ met: false, sentinel: true }));
+      expect((await s.stop({ stop_hook_active: false })).stdout).toBe("");
+      expect((await s.store.read(scope)).state.lastOutcome?.injected).toBe(true);
+      // Ours stepped aside and the goal blocked: stop_hook_active is true, the turn is not ours.
+      await s.todoWrite("completed", "completed", "pending");
+      await s.stop({ stop_hook_active: true });
+      expect((await s.store.read(scope)).state.lastOutcome?.injected).toBe(false);
+    });
+  });
+
+  describe("the line printed on a resume", () => {
+    async function resumed(
+      setup: (s: ReturnType<typeof session>) => Promise<void> = async () => {},
+    ) {
+      const s = session();
+      await s.prompt();
+      await s.todoWrite("in_progress", "pending");
+      await setup(s);
+      const out = await s.send({ hook_event_name: "SessionStart", source: "resume" });
+      return { s, line: out.stderr.join("\n") };
+    }
+
+    it("says a stop before the next prompt is not nudged, and holds after a prompt too", async () => {
+      const { s, line } = await resumed();
+      expect(line).toMatch(/2 open todo items; a stop before your next prompt is not nudged/);
+      expect(line).not.toMatch(/first stop will not be nudged/);
+      // The promise for after a prompt: once the agent works its list, it is nudged.
+      await s.prompt("carry on");
+      await s.todoWrite("completed", "in_progress");
+      expect(blocked((await s.stop()).stdout)).toBe(true);
+    });
+
+    it("says continuation is stopped when the user stopped it", async () => {
+      const { s, line } = await resumed((s) =>
+        s.store.transact(scope, (snap) => ({
+          state: { ...snap.state, stopped: true },
+          result: undefined,
+        })),
+      );
+      expect(line).toMatch(/continuation is stopped for it/);
+      await s.prompt("carry on");
+      await s.todoWrite("completed", "in_progress");
+      expect((await s.stop()).stdout).toBe("");
+      expect((await s.log()).at(-1)?.reason).toBe("continuation-stopped");
+    });
+
+    it("says a restored /goal owns the stops", async () => {
+      const { line } = await resumed(async (s) => {
+        s.transcript.push(
+          JSON.stringify({
+            type: "attachment",
+            attachment: { type: "goal_status", met: false, sentinel: true, condition: "all done" },
+          }),
+        );
+      });
+      expect(line).toMatch(/its \/goal is active again/);
+    });
+
+    it("prints nothing when the list has no open work", async () => {
+      const s = session();
+      await s.prompt();
+      await s.todoWrite("completed");
+      const out = await s.send({ hook_event_name: "SessionStart", source: "resume" });
+      expect(out.stderr).toEqual([]);
     });
   });
 });

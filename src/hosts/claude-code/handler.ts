@@ -24,7 +24,7 @@ import {
   todosFromTodoWrite,
   toolFamilyOf,
 } from "./todos.js";
-import { analyzeTranscript, readTranscriptTail } from "./transcript.js";
+import { analyzeTranscript, readTranscriptTail, type TranscriptFacts } from "./transcript.js";
 
 /** The host name in scope keys: `session/claude-code.<session id>`. */
 export const HOST = "claude-code";
@@ -74,10 +74,34 @@ function sessionScope(sessionId: string): Scope {
   return scope;
 }
 
+/**
+ * Whether the turn that just ended was started by our own block: the previous
+ * turn's outcome is the one our last nudge answered, and no prompt of the
+ * user's came since (a real user turn forgets the outcome). Not
+ * `stop_hook_active`: that is also true after a block of another Stop hook,
+ * such as a `/goal`'s, when ours allowed the stop.
+ */
+export function startedByOurNudge(state: ContinuationState): boolean {
+  const previous = state.lastOutcome;
+  return previous != null && previous.turnId === state.episode?.answeredTurnId;
+}
+
 function describeIdle(result: IdleResult): string {
   if (result.action === "skip") return `stop allowed (${result.reason})`;
   const delivered = result.delivered ? "" : " but could not be delivered";
   return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
+}
+
+/** What a resumed session with `open` open items can expect from the hook, true in every case. */
+export function resumeNotice(open: number, stopped: boolean, hostGoalActive: boolean): string {
+  const items = `${open} open todo ${open === 1 ? "item" : "items"}`;
+  if (stopped) {
+    return `session resumed with ${items}; continuation is stopped for it, so no stop is nudged until \`todo-continuation resume\``;
+  }
+  const goal = hostGoalActive
+    ? "; its /goal is active again, and while it is, stops are left to the goal loop"
+    : "";
+  return `session resumed with ${items}${goal}; a stop before your next prompt is not nudged, and after a prompt the agent is nudged once it works its list again`;
 }
 
 /**
@@ -109,7 +133,6 @@ export async function handleHookEvent(
     case "StopFailure":
       await hook.recordOutcome(
         stopReasonOfFailure(event.error, event.errorDetails, event.lastAssistantMessage),
-        false,
       );
       response.stderr.push(
         `todo-continuation: turn failed (${event.error ?? "unknown error"}); no nudge`,
@@ -153,13 +176,18 @@ class HookContext {
   /**
    * A resumed session: the process that ran the episode is gone, and whoever
    * resumed it gets its first answer back before any nudge. Armed only when
-   * the list still has work, since only then could that Stop nudge.
+   * the list still has work, since only then could that Stop nudge. The line
+   * printed says what holds: a prompt of the user's disarms the kick.
    */
   async armOnResume(response: HookResponse): Promise<void> {
     const snap = await this.#options.store.read(this.#scope);
-    if (!snap.todos.todos.some((t) => t.status === "pending" || t.status === "in_progress")) return;
+    const open = snap.todos.todos.filter(
+      (t) => t.status === "pending" || t.status === "in_progress",
+    ).length;
+    if (open === 0) return;
     await this.runtime().armRestartKick(this.#scope);
-    response.stderr.push("todo-continuation: session resumed; its first stop will not be nudged");
+    const goal = analyzeTranscript(await this.#transcriptLines(), 0).hostGoalActive;
+    response.stderr.push(`todo-continuation: ${resumeNotice(open, snap.state.stopped, goal)}`);
   }
 
   async recordTool(
@@ -200,9 +228,9 @@ class HookContext {
    * the previous outcome (see spend.ts). Returns whether the transcript shows
    * a user interrupt since the last real user turn.
    */
-  async recordOutcome(reason: StopReason, injected: boolean): Promise<void> {
+  async recordOutcome(reason: StopReason): Promise<void> {
     const snap = await this.#options.store.read(this.#scope);
-    const { end } = await this.#outcome(snap.state, () => reason, injected);
+    const { end } = await this.#outcome(snap.state, () => reason);
     await this.runtime().turnEnded(this.#scope, end);
   }
 
@@ -210,17 +238,16 @@ class HookContext {
   async #outcome(
     state: ContinuationState,
     reason: (interrupted: boolean, transcriptStop: string | null) => StopReason,
-    injected: boolean,
-  ): Promise<{ end: TurnEnd; questionPending: boolean }> {
+  ): Promise<{ end: TurnEnd; facts: TranscriptFacts }> {
     const facts = analyzeTranscript(await this.#transcriptLines(), state.lastUserTurnAt ?? 0);
     const previous = decodeTurnTotals(state.lastOutcome?.turnId);
     const end: TurnEnd = {
       turnId: encodeTurnId(facts.usage),
       stopReason: reason(facts.interrupted, facts.lastStopReason),
       usage: spendSince(facts.usage, previous),
-      injected,
+      injected: startedByOurNudge(state),
     };
-    return { end, questionPending: facts.questionPending };
+    return { end, facts };
   }
 
   /** Folds the tasks folder into a Task-tool list: Claude Code has written it by now. */
@@ -247,16 +274,15 @@ class HookContext {
     const family = toolFamilyOf(before.todos);
     if (family === "tasks") await this.#refreshTasks();
     const message = event.lastAssistantMessage;
-    const { end, questionPending } = await this.#outcome(
-      before.state,
-      (interrupted, transcriptStopReason) =>
-        stopReasonOfStop({ lastAssistantMessage: message, interrupted, transcriptStopReason }),
-      event.stopHookActive,
+    const { end, facts } = await this.#outcome(before.state, (interrupted, transcriptStopReason) =>
+      stopReasonOfStop({ lastAssistantMessage: message, interrupted, transcriptStopReason }),
     );
     const stopReason = end.stopReason;
     const signals = stopSignals(event);
     // An AskUserQuestion that got no answer waits for the user like a closing question.
-    if (questionPending) signals.awaitingUser = true;
+    if (facts.questionPending) signals.awaitingUser = true;
+    // A /goal keeps the session going by its own Stop hook: ours steps aside while it is active.
+    if (facts.hostGoalActive) signals.hostGoalActive = true;
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
     const runtime = this.runtime(closeInstructionFor(family));
     const result = await runtime.runIdle(this.#scope, {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeTranscript, readTranscriptTail } from "./transcript.js";
 
@@ -97,5 +98,66 @@ describe("readTranscriptTail", () => {
     const path = join(dir, "big.jsonl");
     writeFileSync(path, `${"x".repeat(50)}\n{"k":1}\n{"k":2}\n`);
     expect(await readTranscriptTail(path, 12)).toEqual(['{"k":2}', ""]);
+  });
+});
+
+describe("analyzeTranscript: a host goal", () => {
+  const CONDITION = "the parser and printer are both ported";
+  /** A `goal_status` attachment as Claude Code 2.1.332 writes it. */
+  const goal = (fields: object) =>
+    JSON.stringify({
+      type: "attachment",
+      timestamp: at(1000),
+      attachment: { type: "goal_status", condition: CONDITION, ...fields },
+    });
+  const set = goal({ met: false, sentinel: true });
+  const unmet = goal({ met: false, reason: "not yet" });
+  const met = goal({ met: true, reason: "done", iterations: 3 });
+  const cleared = goal({ met: true, sentinel: true });
+  const impossible = goal({ met: false, failed: true, reason: "cannot" });
+  const active = (lines: string[]) => analyzeTranscript(lines, 0).hostGoalActive;
+
+  it("is active from the set entry through unmet checks, whatever came between", () => {
+    expect(active([set])).toBe(true);
+    expect(active([set, assistant("m1", 2000, {}), unmet, user(3000, "go on")])).toBe(true);
+  });
+
+  it("ends when the goal is met, cleared or judged impossible", () => {
+    expect(active([set, unmet, met])).toBe(false);
+    expect(active([set, cleared])).toBe(false);
+    expect(active([set, impossible])).toBe(false);
+  });
+
+  it("is active again after a new goal replaces a met one", () => {
+    expect(active([set, met, set])).toBe(true);
+  });
+
+  it("is inactive without any goal entry, or with one lacking a condition", () => {
+    expect(active([assistant("m1", 2000, {}), user(3000, "hi")])).toBe(false);
+    expect(
+      active([
+        JSON.stringify({ type: "attachment", attachment: { type: "goal_status", met: false } }),
+      ]),
+    ).toBe(false);
+  });
+
+  it("ignores a subagent's entries and malformed lines after the last goal entry", () => {
+    const sidechain = JSON.stringify({ ...JSON.parse(met), isSidechain: true });
+    expect(active([set, sidechain, "{not json", ""])).toBe(true);
+  });
+
+  it("follows the newest entry, in any sequence", () => {
+    const entries = { set, unmet, met, cleared, impossible } as const;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...(Object.keys(entries) as (keyof typeof entries)[])), {
+          maxLength: 20,
+        }),
+        (kinds) => {
+          const last = kinds.at(-1);
+          expect(active(kinds.map((k) => entries[k]))).toBe(last === "set" || last === "unmet");
+        },
+      ),
+    );
   });
 });

@@ -21,6 +21,12 @@ export interface TranscriptFacts {
    * or an error result (declined, dismissed, or not available in this mode).
    */
   questionPending: boolean;
+  /**
+   * A `/goal` is active: the newest `goal_status` entry neither met nor failed
+   * (Claude Code restores a goal on `--resume` by the same rule). Not windowed
+   * by `since`: a goal outlives the turns it spans.
+   */
+  hostGoalActive: boolean;
 }
 
 /** Claude Code's tool for asking the user a multiple-choice question. */
@@ -28,7 +34,25 @@ export const ASK_USER_QUESTION = "AskUserQuestion";
 
 const INTERRUPT_MARKER = "[Request interrupted by user";
 
-/** Bytes read from the end of a transcript: enough for any one episode, bounded for huge files. */
+/**
+ * Whether a `goal_status` attachment leaves a goal active. Setting a goal
+ * writes `met: false` (with `sentinel`), each unmet check `met: false`, a met
+ * goal or `/goal clear` `met: true`, a goal judged impossible `failed: true`.
+ */
+function goalActiveAfter(status: Record<string, unknown>): boolean {
+  return (
+    status.met !== true &&
+    status.failed !== true &&
+    typeof status.condition === "string" &&
+    status.condition !== ""
+  );
+}
+
+/**
+ * Bytes read from the end of a transcript: enough for any one episode, bounded
+ * for huge files. An active goal writes a `goal_status` entry at every stop, so
+ * its newest one lies in the tail unless a single turn wrote more than this.
+ */
 export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -78,6 +102,7 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
     usage: emptyUsage(),
     lastStopReason: null,
     questionPending: false,
+    hostGoalActive: false,
   };
   const counted = new Set<string>();
   /** AskUserQuestion calls in the window still waiting for a good answer. */
@@ -91,6 +116,8 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
       continue;
     }
     if (entry === null || entry.isSidechain === true) continue;
+    const attachment = entry.type === "attachment" ? record(entry.attachment) : null;
+    if (attachment?.type === "goal_status") facts.hostGoalActive = goalActiveAfter(attachment);
     const message = record(entry.message);
     if (message === null) continue;
     const at = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;

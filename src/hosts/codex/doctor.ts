@@ -238,6 +238,7 @@ export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck
         ok: false,
         message: `no todo-continuation hooks in ${userPath} or ${projectPath}`,
         fix: "todo-continuation install codex",
+        notInstalled: true,
       });
     }
     for (const config of configs) out.push(...findingsFor(config, userPath, userText, project));

@@ -110,6 +110,7 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
       check: "plugin",
       ok: true,
       message: "no todo-continuation plugin installed (todo-continuation install opencode adds it)",
+      notInstalled: true,
     });
     return findings;
   }

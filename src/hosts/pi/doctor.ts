@@ -178,6 +178,7 @@ export const piDoctor: DoctorCheck = async (ctx) => {
       ok: true,
       message:
         "no todo-continuation extension in pi's settings (todo-continuation install pi adds it)",
+      notInstalled: true,
     });
     return findings;
   }

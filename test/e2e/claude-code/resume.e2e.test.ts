@@ -35,6 +35,11 @@ describe("a resumed session", () => {
     });
     expect(second.code, hookResponses(second)).toBe(0);
     expect(second.sessionId).toBe(sessionId);
+    // The resume line promises only what holds: this run's prompt disarms the kick.
+    expect(hookResponses(second)).toMatch(
+      /session resumed with 2 open todo items; a stop before your next prompt is not nudged, and after a prompt the agent is nudged once it works its list again/,
+    );
+    expect(hookResponses(second)).not.toMatch(/first stop will not be nudged/);
     const turns = model.turns();
     expect(turns).toHaveLength(4);
     expect(turns.map((t) => answersNudge(t, "todo-write"))).toEqual([false, false, true, false]);
