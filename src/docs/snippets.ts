@@ -4,6 +4,7 @@
  */
 export interface Snippet {
   file: string;
+  /** The 1-based line of the snippet's first line of code. */
   line: number;
   code: string;
 }
@@ -16,7 +17,7 @@ export function extractSnippets(file: string, markdown: string): Snippet[] {
     const line = lines[i] ?? "";
     if (start < 0 && /^```(ts|typescript)\s*$/.test(line)) start = i + 1;
     else if (start >= 0 && /^```\s*$/.test(line)) {
-      out.push({ file, line: start, code: lines.slice(start, i).join("\n") });
+      out.push({ file, line: start + 1, code: lines.slice(start, i).join("\n") });
       start = -1;
     }
   }

@@ -15,7 +15,9 @@ export const whyCommand: CommandSpec = {
   details: [
     "A dry run of the decision (nothing is written, the one-shot restart kick is not used up),",
     "judged by --preset. Facts only the host knows (background work, recovery, agent mode, a",
-    "pending question) are taken as absent. With an inject, the nudge text is printed too.",
+    "pending question, the host's own goal loop) are taken as absent; the log below shows",
+    "what the host reported (a stop the host's /goal drove is logged as host-goal-active).",
+    "With an inject, the nudge text is printed too.",
     "A file that cannot be read is named first, with where its copy is kept (exit 1).",
   ],
   options: {
