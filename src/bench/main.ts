@@ -17,6 +17,7 @@ import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
 import { benchDashboardProcess, benchStall } from "../ui/bench-live.js";
+import { benchListFiles, benchListPostgres } from "./cli-list.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
 import { benchHookLatency } from "./hook-latency.js";
@@ -51,6 +52,7 @@ const GROUPS = [
   "hook",
   "postgres",
   "ui",
+  "cli",
 ] as const;
 const only = onlyGroups(process.argv);
 
@@ -175,6 +177,7 @@ async function main(): Promise<void> {
     await uiRows(runs);
     await uiLiveRows();
   }
+  if (only.has("cli")) await cliRows();
   report();
 }
 
@@ -256,6 +259,57 @@ async function fileStoreRows(runs: number): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Scopes in the stores `list` is timed over. */
+const LIST_SCOPES = 10_000;
+
+async function cliRows(): Promise<void> {
+  const runs = quick ? 2 : 3;
+  const goal = atMost(2000);
+  say(`list over a file store of ${LIST_SCOPES} scopes...`);
+  const dir = mkdtempSync(join(tmpdir(), "tc-bench-list-"));
+  try {
+    const files = await benchListFiles(dir, LIST_SCOPES, runs);
+    add(wholeRunsRow(`cli.list.${LIST_SCOPES}`, files, goal));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const name = `cli.list.postgres.${LIST_SCOPES}`;
+  const url =
+    process.env.TODO_CONTINUATION_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const reachable = await canConnect(url);
+  if (reachable !== true) {
+    say(`SKIPPED ${name}: no PostgreSQL at ${redact(url)} (${reachable})`);
+    add({
+      name: `${name}_ms`,
+      value: null,
+      unit: "",
+      target: goal.target,
+      ok: null,
+      skipped: reachable,
+    });
+    return;
+  }
+  say(`list over PostgreSQL with ${LIST_SCOPES} scopes...`);
+  const db = await benchListPostgres(url, LIST_SCOPES, runs);
+  add(wholeRunsRow(name, db, goal));
+}
+
+/** A row of whole-command timings: the median run, and how much the runs disagree. */
+function wholeRunsRow(
+  name: string,
+  runsMs: number[],
+  goal: { target: string; check: (v: number) => boolean },
+): BenchRow {
+  const stats = summarizeRuns(runsMs.map((ms) => [ms]));
+  return {
+    name: `${name}_ms`,
+    value: Math.round(stats.p50),
+    unit: "ms",
+    ...result(goal, stats.p50),
+    spread: round(stats.spread),
+  };
 }
 
 async function memoryRows(): Promise<void> {
