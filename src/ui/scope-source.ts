@@ -129,22 +129,21 @@ export class ScopeSource {
   }
 
   async #reloadAll(signal: AbortSignal): Promise<void> {
-    let scopes: Scope[];
+    // One scan lists and reads the store (each folder listed once for both).
+    const found = new Set<string>();
     try {
-      scopes = await this.store.listScopes();
+      await this.#scan(undefined, signal, found);
       this.#listError = null;
     } catch (error) {
+      if (signal.aborted) throw error;
       this.counters.storeErrors++;
       this.#listError = problemOf(error).message;
       this.#emit([]);
       return;
     }
-    signal.throwIfAborted();
-    const keep = new Set(scopes.map((s) => s.key));
-    const gone = [...this.#rows.keys()].filter((key) => !keep.has(key));
+    const gone = [...this.#rows.keys()].filter((key) => !found.has(key));
     for (const key of gone) this.#forget(key);
-    await this.#scan(scopes, signal);
-    this.#emit([...gone, ...scopes.map((s) => s.key)]);
+    this.#emit([...gone, ...found]);
   }
 
   async #reload(keys: string[], signal: AbortSignal): Promise<void> {
@@ -159,16 +158,21 @@ export class ScopeSource {
   }
 
   /** Reads `scopes` through the store's batch scan, updating their rows as batches arrive. */
-  async #scan(scopes: Scope[], signal: AbortSignal): Promise<void> {
+  async #scan(
+    scopes: Scope[] | undefined,
+    signal: AbortSignal,
+    found?: Set<string>,
+  ): Promise<void> {
     const yielder = new Yielder();
     const batches = scanScopes(this.store, {
-      scopes,
+      ...(scopes === undefined ? {} : { scopes }),
       batchSize: BATCH,
       signal,
       logTail: (scope) => (this.#newest.has(scope.key) ? NEW_ENTRIES_READ : 1),
     });
     for await (const batch of batches) {
       for (const item of batch) {
+        found?.add(item.scope.key);
         this.#apply(item);
         await yielder.maybe();
         signal.throwIfAborted();

@@ -7,7 +7,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
  */
 export class Yielder {
   #since = performance.now();
-  constructor(private readonly budgetMs = 15) {}
+  constructor(private readonly budgetMs = 8) {}
 
   async maybe(): Promise<void> {
     if (performance.now() - this.#since < this.budgetMs) return;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileStore } from "../../store/file/index.js";
 import { createPostgresStore } from "../../store/postgres/index.js";
@@ -10,6 +11,7 @@ import {
   randomSchema,
   TEST_DATABASE_URL,
 } from "../../store/postgres/test-support/database.js";
+import { seedFileStore } from "../../ui/bench-live.js";
 import { CLI, cleanEnv, runCli } from "../test-support/run-cli.js";
 import { seed, TUI } from "../test-support/seed.js";
 
@@ -91,4 +93,36 @@ describe("ui", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--port: expected a port number");
   });
+});
+
+describe("ui on a large store", () => {
+  it("stops within a second when interrupted while it reads the store", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tc-cli-ui-big-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    await (await seedFileStore(dir, 4_000)).close();
+    const child = spawn(process.execPath, [CLI, "--dir", dir, "ui", "--json"], { env: cleanEnv() });
+    children.push(child);
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    await new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        err += chunk.toString();
+        if (err.includes("Reading the store")) resolve();
+      });
+    });
+    // Well into reading 4,000 scopes.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sent = performance.now();
+    child.kill("SIGINT");
+    const code = await exited;
+    const tookMs = performance.now() - sent;
+    // Interrupted before the page was ready: it never printed its URL.
+    expect(out).not.toContain('"url"');
+    expect(code).toBe(0);
+    expect(tookMs).toBeLessThan(1000);
+  }, 60_000);
 });

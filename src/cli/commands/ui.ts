@@ -9,6 +9,9 @@ import { storeDescription } from "../store.js";
 /** Loopback addresses: binding anything else exposes the dashboard to the network. */
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
+/** Longest wait between Ctrl-C and the process ending, whatever is still closing. */
+const SHUTDOWN_DEADLINE_MS = 500;
+
 function portOption(value: string | boolean | undefined): number {
   if (value === undefined) return 0;
   const text = String(value);
@@ -81,9 +84,14 @@ export const uiCommand: CommandSpec = {
       interrupts++;
       if (interrupts > 1) process.exit(130);
       interrupted.abort(new Error("interrupted"));
+      // Closing waits for nothing long (the dashboard only reads, and writes are atomic
+      // renames), but a busy machine must not turn Ctrl-C into a wait: a deadline.
+      setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
+    // A large store takes a while to read: say so, and that Ctrl-C works meanwhile.
+    ctx.err(ctx.style.dim("Reading the store (Ctrl-C stops)..."));
     try {
       let dashboard: Awaited<ReturnType<typeof startDashboard>>;
       try {
