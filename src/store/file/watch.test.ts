@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
 import { type FSWatcher, watch as fsWatch } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyState } from "../../core/engine/state.js";
@@ -11,6 +11,7 @@ import { emptyList } from "../../core/todo/model.js";
 import type { DecisionLogEntry, Scope } from "../../core/types.js";
 import { createFileStore, type FileStore } from "./index.js";
 import { scopePaths } from "./paths.js";
+import { preserveCopy } from "./preserve.js";
 import { type ScopeChanges, scopeKeyOfFile, type WatchStatus, watchFileStore } from "./watch.js";
 
 describe("scopeKeyOfFile", () => {
@@ -26,6 +27,8 @@ describe("scopeKeyOfFile", () => {
     ["tui.json.corrupt", "tui"],
     [".state/tui.log.jsonl.corrupt", "tui"],
     ["tui.json.corrupt-1764160000000", "tui"],
+    ["tui.json.corrupt.12-1764160000000", "tui"],
+    [".state/tui.json.corrupt.1-1764160000000", "tui"],
     ["session/sclaude-code.ss-1.json.corrupt-1764160000000-3", "session/sclaude-code.ss-1"],
     [".state/tui.lock", "transient"],
     [".state/tui.lock.steal", "transient"],
@@ -51,12 +54,33 @@ describe("scopeKeyOfFile", () => {
           const rel = relative("/t", path);
           expect(scopeKeyOfFile(rel)).toBe(scope.key);
           expect(scopeKeyOfFile(`${rel}.corrupt-1764160000000`)).toBe(scope.key);
+          expect(scopeKeyOfFile(`${rel}.corrupt.7-1764160000000`)).toBe(scope.key);
         }
         expect(scopeKeyOfFile(`${relative("/t", paths.log)}.1`)).toBe(scope.key);
         expect(scopeKeyOfFile(`${relative("/t", paths.lock)}.wait`)).toBe(scope.key);
         expect(scopeKeyOfFile(relative("/t", paths.lock))).toBe("transient");
       }),
     );
+  });
+
+  it("places the copies the store really preserves under their scope", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tc-watch-copy-"));
+    try {
+      const scope = resolveScope({ kind: "session", host: "claude-code", sessionId: "s-1" });
+      if (scope === null) throw new Error("no scope");
+      const paths = scopePaths(dir, scope);
+      for (const path of [paths.todos, paths.state, paths.log]) {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, "{");
+        for (let i = 0; i < 3; i++) {
+          const copy = preserveCopy(path);
+          if (copy === null) throw new Error(`no copy of ${path}`);
+          expect(scopeKeyOfFile(relative(dir, copy))).toBe(scope.key);
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -17,9 +17,10 @@ const BASES = [".json", ".log.jsonl", ".lock", ".stop"] as const;
 
 /**
  * What may follow a document's name: nothing, a rotated log generation (`.1`), a lock's wait
- * file or steal guard, or a preserved copy (`.corrupt`, `.corrupt-<13-digit ms>[-<n>]`).
+ * file or steal guard, or a preserved copy (`.corrupt.<n>-<13-digit ms>`, and the older
+ * `.corrupt` and `.corrupt-<13-digit ms>[-<n>]`).
  */
-const TAIL = /^(?:|\.1|\.wait|\.steal|\.corrupt(?:-\d{13}(?:-\d+)?)?)$/;
+const TAIL = /^(?:|\.1|\.wait|\.steal|\.corrupt(?:\.\d{1,15}-\d{13}|-\d{13}(?:-\d+)?)?)$/;
 
 /**
  * The scope a changed file belongs to, "transient" for files that change no
