@@ -15,6 +15,7 @@ import { benchFileStore } from "../store/file/bench.js";
 import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
+import { benchCachedStop } from "../verify/bench.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
 import { benchHookLatency } from "./hook-latency.js";
@@ -49,6 +50,7 @@ const GROUPS = [
   "hook",
   "postgres",
   "ui",
+  "verify",
 ] as const;
 const only = onlyGroups(process.argv);
 
@@ -170,7 +172,16 @@ async function main(): Promise<void> {
   if (only.has("hook")) await hookRows(runs);
   if (only.has("postgres")) await postgresRows();
   if (only.has("ui")) await uiRows(runs);
+  if (only.has("verify")) await verifyRows(runs);
   report();
+}
+
+async function verifyRows(runs: number): Promise<void> {
+  say("verify: a stop on an unchanged, already verified git tree of 2,000 files...");
+  const samples: number[][] = [];
+  for (let i = 0; i < runs; i++) samples.push(await benchCachedStop(2_000, 30));
+  const row = msRow("verify.cached_stop.overhead_ms", samples);
+  add({ ...row, ...result(atMost(5), row.value as number) });
 }
 
 async function nudgeRows(runs: number): Promise<void> {
