@@ -168,11 +168,18 @@ describe("decideVerification", () => {
     expect(verdict(finishedState({ userAbortBlocked: true }), check())).toMatchObject({
       reason: "user-abort-blocked",
     });
+    // The user spoke and neither the list nor the tree moved since the last check: it holds.
+    const seen = { last: check(), nudged: null, halted: false };
     expect(
-      verdict(finishedState({ userTurnFingerprint: done.fingerprint }), check()),
-    ).toMatchObject({
-      reason: "list-unchanged-since-user",
-    });
+      verdict(finishedState({ userTurnFingerprint: done.fingerprint, verify: seen }), check()),
+    ).toMatchObject({ reason: "list-unchanged-since-user" });
+    // A tree that moved since is work done: the check's failure is reported.
+    expect(
+      verdict(
+        finishedState({ userTurnFingerprint: done.fingerprint, verify: seen }),
+        check({ tree: "tree-2" }),
+      ).action,
+    ).toBe("inject");
     expect(verdict(finishedState({ untrusted: true }), check())).toMatchObject({
       reason: "state-unreadable",
     });

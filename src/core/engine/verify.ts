@@ -119,13 +119,6 @@ export function decideVerification(input: VerificationInput): Decision {
   if (gate.verdict === "skip") return skip(gate.reason);
   // A provider error ended the turn: the agent never claimed to be done.
   if (gate.verdict === "retry") return skip("turn-not-safe");
-  const atUserTurn = state.userTurnFingerprint;
-  if (atUserTurn != null && summary.fingerprint === atUserTurn) {
-    return skip("list-unchanged-since-user");
-  }
-  const episode = state.episode ?? null;
-  const budget = budgetSkip(episode, summary, limits, now);
-  if (budget !== null) return skip(budget);
   const key = failureKey(check);
   const nudged = memory.nudged;
   if (
@@ -137,6 +130,18 @@ export function decideVerification(input: VerificationInput): Decision {
     state = { ...state, verify: { last: check, nudged, halted: true } };
     return skip("verify-unchanged-failure");
   }
+  // The user's redirection holds while nothing moved since they spoke. The
+  // list's fingerprint covers open items only (an empty list and a finished
+  // one look alike), so the tree counts too: a tree that differs from the
+  // last one checked is work done since.
+  const atUserTurn = state.userTurnFingerprint;
+  const treeMoved = memory.last === null || memory.last.tree !== check.tree;
+  if (atUserTurn != null && summary.fingerprint === atUserTurn && !treeMoved) {
+    return skip("list-unchanged-since-user");
+  }
+  const episode = state.episode ?? null;
+  const budget = budgetSkip(episode, summary, limits, now);
+  if (budget !== null) return skip(budget);
   if (inCooldown(episode, limits, now)) return skip("cooldown");
 
   const outcome = state.lastOutcome;
