@@ -64,3 +64,22 @@ export const configCommand: CommandSpec = {
     return 0;
   },
 };
+
+/**
+ * For `why` and `doctor`: a line saying the project's verify does not run
+ * and what to run, or why the config cannot be read; null when all is well
+ * or there is no verify.
+ */
+export function projectTrustHint(
+  cwd: string,
+  env: Record<string, string | undefined>,
+): string | null {
+  try {
+    const loaded = findProjectConfig(cwd, env.HOME);
+    if (loaded?.config.verify === undefined) return null;
+    const status = trustStatus(loaded, { env, home: env.HOME });
+    return status.trusted ? null : `verify: ${trustLine(status, loaded.path)}`;
+  } catch (error) {
+    return `verify: the project config cannot be used: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}

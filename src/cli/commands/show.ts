@@ -6,6 +6,7 @@ import { EXIT_FAILURE } from "../errors.js";
 import { hasUnreadable, problemLines } from "../format/problems.js";
 import {
   budgetLines,
+  checkLines,
   decisionPhrase,
   outcomeLine,
   reminderLine,
@@ -76,6 +77,9 @@ export const showCommand: CommandSpec = {
     );
     const reminders = reminderLine(snapshot.state.reminders);
     if (reminders !== null) ctx.out(`  ${reminders}`);
+    if (snapshot.state.verify?.last != null) {
+      for (const line of checkLines(snapshot.state.verify.last, now)) ctx.out(`  ${line}`);
+    }
     return code;
   },
 };
