@@ -17,6 +17,7 @@ import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
 import { benchDashboardProcess, benchStall } from "../ui/bench-live.js";
+import { benchCachedStop } from "../verify/bench.js";
 import { benchListFiles, benchListPostgres } from "./cli-list.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
@@ -53,6 +54,7 @@ const GROUPS = [
   "postgres",
   "ui",
   "cli",
+  "verify",
 ] as const;
 const only = onlyGroups(process.argv);
 
@@ -178,7 +180,16 @@ async function main(): Promise<void> {
     await uiLiveRows();
   }
   if (only.has("cli")) await cliRows();
+  if (only.has("verify")) await verifyRows(runs);
   report();
+}
+
+async function verifyRows(runs: number): Promise<void> {
+  say("verify: a stop on an unchanged, already verified git tree of 2,000 files...");
+  const samples: number[][] = [];
+  for (let i = 0; i < runs; i++) samples.push(await benchCachedStop(2_000, 30));
+  const row = msRow("verify.cached_stop.overhead_ms", samples);
+  add({ ...row, ...result(atMost(5), row.value as number) });
 }
 
 async function nudgeRows(runs: number): Promise<void> {

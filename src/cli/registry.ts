@@ -1,5 +1,6 @@
 import type { CommandSpec } from "./command.js";
 import { clearCommand } from "./commands/clear.js";
+import { configCommand } from "./commands/config.js";
 import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { editCommand } from "./commands/edit.js";
@@ -12,6 +13,7 @@ import { migrateCommand } from "./commands/migrate.js";
 import { showCommand } from "./commands/show.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { resumeCommand, stopCommand } from "./commands/stop.js";
+import { trustCommand } from "./commands/trust.js";
 import { uiCommand } from "./commands/ui.js";
 import { whyCommand } from "./commands/why.js";
 
@@ -31,6 +33,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   installCommandSpec,
   uninstallCommandSpec,
   doctorCommand,
+  configCommand,
+  trustCommand,
   mcpCommand,
   migrateCommand,
   demoCommand,

@@ -216,6 +216,58 @@ export interface ContinuationState {
    * with): no nudge until the user's next real turn, which clears it.
    */
   untrusted: boolean;
+  /**
+   * What the project's own check (`verify`) last found, and which failure the
+   * latest verification nudge answered. Absent or null: never verified.
+   */
+  verify?: VerifyMemory | null;
+}
+
+// ---------------------------------------------------------------------------
+// Verification (a project's own check decides when the work is finished)
+// ---------------------------------------------------------------------------
+
+/** When the check runs: once the list has nothing actionable left, or at every clean stop. */
+export type VerifyWhen = "finished" | "every-stop";
+
+export interface VerifySettings {
+  /** A shell command run in the session's project folder; exit 0 means verified. */
+  command: string;
+  /** The process group is killed after this long, and the stop is not nudged. */
+  timeoutMs: number;
+  when: VerifyWhen;
+}
+
+/** `error`: the command could not be started at all (not the same as failing). */
+export type CheckStatus = "passed" | "failed" | "timed-out" | "error";
+
+/** One run of the check (or the cached run for an unchanged working tree). */
+export interface CheckResult {
+  command: string;
+  status: CheckStatus;
+  /** Null when the process was killed by a signal, timed out or never started. */
+  exitCode: number | null;
+  signal: string | null;
+  startedAt: number;
+  durationMs: number;
+  /** The last lines of stdout and stderr together, bounded. */
+  outputTail: string;
+  /** Fingerprint of the working tree the check ran on. */
+  tree: string;
+  /** True when this result was reused from an earlier run on the same tree. */
+  cached?: boolean;
+}
+
+export interface VerifyMemory {
+  /** The latest check result this scope saw. */
+  last: CheckResult | null;
+  /** The failure the latest verification nudge answered: tree, list and failure keys. */
+  nudged: { tree: string; list: string; failure: string } | null;
+  /**
+   * The same failure came back with nothing changed: no more verification
+   * nudges until the next real user turn.
+   */
+  halted: boolean;
 }
 
 /** Why a scope is parked until the user speaks. */
@@ -249,7 +301,15 @@ export type SkipReason =
   /** Never returned by `decide`: the wake loop's own budget for one activation ran out. */
   | "wake-budget"
   /** The host's own goal loop (Claude Code or Codex `/goal`) drives the session: a host signal to `decide`, or recorded by a hook that steps aside before deciding. */
-  | "host-goal-active";
+  | "host-goal-active"
+  /** From `decideVerification`: the project's check passed; the work is done. */
+  | "verified"
+  /** The check ran out of time; a check that cannot finish never nudges. */
+  | "verify-timed-out"
+  /** The check could not be started; an unknown result never nudges. */
+  | "verify-error"
+  /** The check failed as before with nothing changed since its nudge: the episode ends. */
+  | "verify-unchanged-failure";
 
 /** Facts only the host knows at decision time. Absent means "no". */
 export interface HostSignals {
@@ -338,6 +398,8 @@ export type Decision =
       episode: Episode;
       /** The nudge retries a turn a transient provider error ended: deliver after `errorBackoffMs`. */
       retry?: boolean;
+      /** The nudge reports a failing project check (`decideVerification`). */
+      verification?: CheckResult;
     }
   | { action: "skip"; reason: SkipReason; state: ContinuationState };
 

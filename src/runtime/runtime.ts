@@ -11,11 +11,19 @@ import {
   pushReminder,
   setStopped,
 } from "../core/engine/transitions.js";
-import { estimateTokens, renderNudge } from "../core/nudge/index.js";
+import { decideVerification, verifyDue } from "../core/engine/verify.js";
+import { formatRunTime } from "../core/explain/numbers.js";
+import {
+  estimateTokens,
+  renderNudge,
+  renderVerificationNudge,
+  verificationSection,
+} from "../core/nudge/index.js";
 import { emptyList } from "../core/todo/model.js";
 import { parseTodoList } from "../core/todo/parse.js";
 import { sameSummaryInput, summarize } from "../core/todo/summary.js";
 import type {
+  CheckResult,
   ContinuationState,
   Decision,
   DecisionLogEntry,
@@ -38,7 +46,9 @@ import type {
   TodoTool,
   TokenUsage,
   ToolResult,
+  VerifySettings,
 } from "../core/types.js";
+import { verifyProject } from "../verify/verify-project.js";
 import { completeUsage } from "./classify.js";
 
 /** What a scopeless caller (subagent, system task, unknown origin) gets from a todo tool. */
@@ -61,6 +71,20 @@ export interface RuntimeOptions {
   now?: () => number;
   /** Called after every decision is persisted (for host logging). */
   onDecision?: (scope: Scope, entry: DecisionLogEntry) => void;
+  /**
+   * The project's own check (a trusted config's `verify`): when the agent
+   * stops with nothing actionable left, `runIdle` runs it in `cwd` (cached per
+   * working tree in `cacheDir`) and a failure nudges. Absent: no check.
+   */
+  verify?: VerifyOptions;
+}
+
+export interface VerifyOptions {
+  settings: VerifySettings;
+  /** The session's project folder. */
+  cwd: string;
+  /** Where results and the shared lock are kept (the store folder, or a cache folder). */
+  cacheDir: string;
 }
 
 export interface Nudge {
@@ -143,6 +167,7 @@ export class ContinuationRuntime {
   readonly closeInstruction: string;
   readonly #now: () => number;
   readonly #onDecision: RuntimeOptions["onDecision"];
+  readonly verify: VerifyOptions | null;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -153,6 +178,7 @@ export class ContinuationRuntime {
     this.closeInstruction = options.closeInstruction ?? dialectCloseInstruction(this.dialect);
     this.#now = options.now ?? Date.now;
     this.#onDecision = options.onDecision;
+    this.verify = options.verify ?? null;
   }
 
   now(): number {
@@ -281,19 +307,81 @@ export class ContinuationRuntime {
     signals: HostSignals,
     now: number,
     preview?: { todos: TodoList; summary: TodoSummary },
+    check?: CheckResult | null,
   ) {
     const summary =
       preview !== undefined && sameSummaryInput(preview.todos, snap.todos)
         ? preview.summary
         : summarize(snap.todos);
-    const decision = decide({ state: snap.state, summary, signals, limits: this.limits, now });
-    const nudge =
-      decision.action !== "inject"
-        ? null
-        : decision.retry === true
-          ? this.#retry(decision.episode)
-          : this.#render(snap.todos, decision.episode);
-    return { summary, decision, nudge };
+    let decision = decide({ state: snap.state, summary, signals, limits: this.limits, now });
+    const due = verifyDue({
+      settings: this.verify?.settings,
+      decision,
+      state: snap.state,
+      summary,
+      signals,
+    });
+    if (due === "halted") {
+      decision = { action: "skip", reason: "verify-unchanged-failure", state: decision.state };
+    } else if (due === "finished" && check != null) {
+      decision = decideVerification({
+        state: snap.state,
+        summary,
+        signals,
+        limits: this.limits,
+        now,
+        check,
+      });
+    }
+    let nudge: Nudge | null = null;
+    if (decision.action === "inject") {
+      if (decision.retry === true) nudge = this.#retry(decision.episode);
+      else if (decision.verification !== undefined) {
+        nudge = this.#textNudge(
+          renderVerificationNudge(decision.verification, this.closeInstruction),
+          decision.episode,
+        );
+      } else {
+        nudge = this.#render(snap.todos, decision.episode);
+        if (due === "with-nudge" && check?.status === "failed") {
+          nudge = this.#textNudge(`${nudge.text}\n${verificationSection(check)}`, decision.episode);
+        }
+      }
+    }
+    return { summary, decision, nudge, due };
+  }
+
+  #textNudge(text: string, episode: Episode): Nudge {
+    return {
+      text,
+      chars: text.length,
+      tokens: estimateTokens(text),
+      episodeId: episode.id,
+      autoTurn: episode.autoTurns,
+    };
+  }
+
+  /**
+   * Runs the project's check when this stop calls for it, outside any store
+   * transaction (it may take minutes): decided on a read of the stored state
+   * with the outcome recorded, as the transaction will decide it.
+   */
+  async #checkIfDue(
+    scope: Scope,
+    signals: HostSignals,
+    outcome: TurnEnd | undefined,
+  ): Promise<CheckResult | null> {
+    if (this.verify === null) return null;
+    const now = this.#now();
+    const stored = await this.store.read(scope);
+    const snap =
+      outcome === undefined
+        ? stored
+        : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
+    const { due } = this.#decide(snap, signals, now);
+    if (due !== "finished" && due !== "with-nudge") return null;
+    const { settings, cwd, cacheDir } = this.verify;
+    return (await verifyProject({ settings, cwd, cacheDir, now: this.#now })).result;
   }
 
   /**
@@ -332,15 +420,18 @@ export class ContinuationRuntime {
     const signals =
       typeof options.signals === "function" ? await options.signals() : (options.signals ?? {});
     const trigger = options.trigger ?? "idle";
-    const now = this.#now();
     const { outcome } = options;
+    const check = await this.#checkIfDue(scope, signals, outcome);
+    const now = this.#now();
     const { decision, nudge, entry } = await this.store.transact(scope, (stored) => {
       const snap =
         outcome === undefined
           ? stored
           : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
-      const made = this.#decide(snap, signals, now, options.preview);
+      const made = this.#decide(snap, signals, now, options.preview, check);
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
+      const note = made.due === "finished" || made.due === "with-nudge" ? checkNote(check) : null;
+      if (note !== null) entry.note = note;
       return { state: made.decision.state, log: [entry], result: { ...made, entry } };
     });
     this.#onDecision?.(scope, entry);
@@ -413,6 +504,23 @@ export class ContinuationRuntime {
       const { state, reminders } = drainReminders(snap.state);
       return { state, result: reminders };
     });
+  }
+}
+
+/** The log's line for a check: `verified in 1.2 s`, `check failed: exit 1 ...`. */
+export function checkNote(check: CheckResult | null): string | null {
+  if (check == null) return null;
+  const took = formatRunTime(check.durationMs);
+  const cached = check.cached === true ? ", unchanged tree" : "";
+  switch (check.status) {
+    case "passed":
+      return `verified in ${took}${cached} (${check.command})`;
+    case "failed":
+      return `check failed: exit ${check.exitCode ?? check.signal ?? "?"} in ${took}${cached} (${check.command})`;
+    case "timed-out":
+      return `check timed out after ${took} (${check.command}); not nudged`;
+    case "error":
+      return `check could not start (${check.command}): ${firstLine(check.outputTail)}`;
   }
 }
 

@@ -5,6 +5,7 @@ import type { CommandSpec } from "../command.js";
 import { problemLines } from "../format/problems.js";
 import {
   budgetLines,
+  checkLines,
   decisionPhrase,
   outcomeLine,
   reminderLine,
@@ -75,6 +76,9 @@ export const showCommand: CommandSpec = {
     );
     const reminders = reminderLine(snapshot.state.reminders);
     if (reminders !== null) ctx.out(`  ${reminders}`);
+    if (snapshot.state.verify?.last != null) {
+      for (const line of checkLines(snapshot.state.verify.last, now)) ctx.out(`  ${line}`);
+    }
     return code;
   },
 };

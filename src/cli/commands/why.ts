@@ -1,8 +1,10 @@
 import type { CommandSpec } from "../command.js";
 import { formatLog } from "../format/log.js";
 import { problemLines } from "../format/problems.js";
+import { checkLines } from "../format/state.js";
 import { scopeProblems } from "../scope-problems.js";
 import { whyView } from "../views.js";
+import { projectTrustHint } from "./config.js";
 import { countOption } from "./log.js";
 
 /** Decisions from the log shown under the dry run unless --limit says otherwise. */
@@ -65,6 +67,10 @@ export const whyCommand: CommandSpec = {
     ctx.out(`${style.bold("Decision")} (preset "${view.preset}"): ${verdict}`);
     ctx.out(`  ${view.explanation}`);
     ctx.out(style.dim(`  Assumed (only the host knows): ${view.assumed.join("; ")}.`));
+    const last = decision.state.verify?.last;
+    if (last != null) for (const line of checkLines(last, runtime.now())) ctx.out(`  ${line}`);
+    const trustHint = projectTrustHint(ctx.io.cwd, ctx.io.env);
+    if (trustHint !== null) ctx.out(`  ${style.yellow(trustHint)}`);
     if (view.nudge !== null) {
       ctx.out();
       ctx.out(

@@ -4,12 +4,14 @@ import {
   formatAgo,
   formatCount,
   formatDuration,
+  formatRunTime,
   limitCount,
   limitDuration,
   plural,
 } from "../../core/explain/numbers.js";
 import { REASON_TITLES } from "../../core/explain/reasons.js";
 import type {
+  CheckResult,
   ContinuationState,
   DecisionLogEntry,
   Limits,
@@ -88,15 +90,41 @@ export function decisionPhrase(entry: DecisionLogEntry): string {
     case "inject": {
       const delivered =
         entry.delivered === undefined ? "" : entry.delivered ? ", delivered" : ", not delivered";
-      return `inject nudge #${entry.autoTurns}${delivered}`;
+      const note = entry.note ? ` (${entry.note})` : "";
+      return `inject nudge #${entry.autoTurns}${delivered}${note}`;
     }
     case "delivery-failed":
       return `delivery failed${entry.note ? `: ${entry.note}` : ""}`;
     case "skip":
       return entry.reason === null
         ? "skip"
-        : `skip: ${REASON_TITLES[entry.reason]} (${entry.reason})`;
+        : `skip: ${REASON_TITLES[entry.reason]} (${entry.reason})${entry.note ? `; ${entry.note}` : ""}`;
   }
+}
+
+/** Lines about the project's last check: when, how it ended, how long, its output tail. */
+export function checkLines(
+  check: CheckResult | null | undefined,
+  now: number,
+  tailLines = 5,
+): string[] {
+  if (check == null) return ["Last verification: none"];
+  const ending =
+    check.status === "passed"
+      ? "passed (exit 0)"
+      : check.status === "failed"
+        ? `failed (exit ${check.exitCode ?? check.signal ?? "?"})`
+        : check.status === "timed-out"
+          ? "timed out (not nudged)"
+          : "could not start";
+  const lines = [
+    `Last verification: \`${check.command}\` ${ending} ${formatAgo(check.startedAt, now)}, took ${formatRunTime(check.durationMs)}`,
+  ];
+  const tail = check.outputTail.trim();
+  if (tail !== "" && check.status !== "passed") {
+    for (const line of tail.split("\n").slice(-tailLines)) lines.push(`  | ${line}`);
+  }
+  return lines;
 }
 
 /**

@@ -56,7 +56,7 @@ export function episodeId(now: number): string {
   return `ep-${Math.max(0, Math.trunc(now)).toString(36)}`;
 }
 
-function openEpisode(now: number, outcome: TurnOutcome): Episode {
+export function openEpisode(now: number, outcome: TurnOutcome): Episode {
   return {
     id: episodeId(now),
     startedAt: now,
@@ -77,7 +77,7 @@ function openEpisode(now: number, outcome: TurnOutcome): Episode {
 }
 
 /** The episode after one more nudge: counters up, progress marks moved to the list as it is now. */
-function afterNudge(
+export function afterNudge(
   episode: Episode,
   summary: TodoSummary,
   stagnation: number,
@@ -141,6 +141,40 @@ function judgeOutcome(
 }
 
 /**
+ * Steps 2 to 7 of the ladder, shared by `decide` and `decideVerification`:
+ * the restart kick (consumed here), the user's blocks, a park, the host's
+ * signals and the last turn's ending (which may park). Returns the state to
+ * carry on with.
+ */
+export function gateSteps(
+  input: ContinuationState,
+  signals: HostSignals,
+  limits: Limits,
+):
+  | { verdict: "ok" | "retry"; state: ContinuationState }
+  | { verdict: "skip"; reason: SkipReason; state: ContinuationState } {
+  let state = input;
+  const skip = (reason: SkipReason) => ({ verdict: "skip" as const, reason, state });
+  if (state.restartKickArmed) {
+    state = { ...state, restartKickArmed: false };
+    return skip("restart-kick-suppressed");
+  }
+  if (state.userAbortBlocked) return skip("user-abort-blocked");
+  if (state.stopped) return skip("continuation-stopped");
+  if (state.parked != null) return skip(state.parked);
+  for (const [signal, reason] of SIGNAL_CHECKS) {
+    const value: unknown = signals?.[signal];
+    if (value !== undefined && value !== null && value !== false) return skip(reason);
+  }
+  const ending = judgeOutcome(state.lastOutcome, state.episode ?? null, limits);
+  if (ending.verdict === "skip") {
+    if (ending.park) state = { ...state, parked: ending.reason as ParkReason };
+    return skip(ending.reason);
+  }
+  return { verdict: ending.verdict, state };
+}
+
+/**
  * Decides whether to nudge now. Pure: no I/O, no clock, no randomness, and the
  * input is never mutated. The skip ladder is first-match-wins, in this order:
  *
@@ -193,25 +227,12 @@ export function decide(input: DecisionInput): Decision {
 
   if (!(summary.incomplete > 0)) return skip("no-incomplete-todos");
   if (!(summary.actionable > 0)) return skip("only-blocked-todos");
-  if (state.restartKickArmed) {
-    state = { ...state, restartKickArmed: false };
-    return skip("restart-kick-suppressed");
-  }
-  if (state.userAbortBlocked) return skip("user-abort-blocked");
-  if (state.stopped) return skip("continuation-stopped");
-  if (state.parked != null) return skip(state.parked);
-  for (const [signal, reason] of SIGNAL_CHECKS) {
-    const value: unknown = signals?.[signal];
-    if (value !== undefined && value !== null && value !== false) return skip(reason);
-  }
+  const gate = gateSteps(state, signals, limits);
+  state = gate.state;
+  if (gate.verdict === "skip") return skip(gate.reason);
   const episode = state.episode ?? null;
   const outcome = state.lastOutcome;
-  const ending = judgeOutcome(outcome, episode, limits);
-  if (ending.verdict === "skip") {
-    if (ending.park) state = { ...state, parked: ending.reason as ParkReason };
-    return skip(ending.reason);
-  }
-  const retry = ending.verdict === "retry";
+  const retry = gate.verdict === "retry";
   const atUserTurn = state.userTurnFingerprint;
   if (!retry && atUserTurn != null && summary.fingerprint === atUserTurn) {
     return skip("list-unchanged-since-user");

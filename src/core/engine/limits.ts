@@ -60,6 +60,16 @@ const CHECKS: Record<keyof Limits, Check> = {
 
 export const LIMIT_KEYS = Object.keys(CHECKS) as (keyof Limits)[];
 
+/** What is wrong with one limit's value, or null when it is acceptable (e.g. for a config file). */
+export function limitProblem(key: keyof Limits, value: unknown): string | null {
+  return CHECKS[key](value);
+}
+
+/** How a value is quoted in an error message. */
+export function describeValue(value: unknown): string {
+  return describe(value);
+}
+
 /**
  * Applies overrides to a base set of limits and validates every field of the
  * result, so a bad preset is caught as surely as a bad override. Overrides

@@ -1,4 +1,6 @@
 import type {
+  CheckResult,
+  CheckStatus,
   ContinuationState,
   Episode,
   ParkReason,
@@ -6,6 +8,7 @@ import type {
   StopReason,
   TokenUsage,
   TurnOutcome,
+  VerifyMemory,
 } from "../types.js";
 
 export const STOP_REASONS: readonly StopReason[] = [
@@ -249,6 +252,75 @@ export function parseContinuationState(raw: unknown): ContinuationState {
     if (!known) trusted = false;
     state.parked = known ? (raw.parked as ParkReason) : "provider-error";
   }
+  if (raw.verify !== undefined && raw.verify !== null) {
+    const verify = parseVerifyMemory(raw.verify);
+    // Unreadable: the halt it may have held is unknown, so the budgets are too.
+    if (verify === null) trusted = false;
+    else state.verify = verify;
+  }
   state.untrusted = !trusted || untrusted !== false;
   return state;
+}
+
+const CHECK_STATUSES: readonly CheckStatus[] = ["passed", "failed", "timed-out", "error"];
+
+/** A stored check result, or null when any field is missing or mistyped. */
+export function parseCheckResult(raw: unknown): CheckResult | null {
+  if (!isRecord(raw)) return null;
+  const command = str(raw.command);
+  const status = str(raw.status);
+  const exitCode =
+    raw.exitCode === null
+      ? null
+      : Number.isSafeInteger(raw.exitCode)
+        ? (raw.exitCode as number)
+        : undefined;
+  const signal = nullable(raw.signal, str);
+  const startedAt = time(raw.startedAt);
+  const durationMs = time(raw.durationMs);
+  const outputTail = str(raw.outputTail);
+  const tree = str(raw.tree);
+  if (
+    command === undefined ||
+    status === undefined ||
+    !(CHECK_STATUSES as readonly string[]).includes(status) ||
+    exitCode === undefined ||
+    signal === undefined ||
+    startedAt === undefined ||
+    durationMs === undefined ||
+    outputTail === undefined ||
+    tree === undefined
+  ) {
+    return null;
+  }
+  const result: CheckResult = {
+    command,
+    status: status as CheckStatus,
+    exitCode,
+    signal,
+    startedAt,
+    durationMs,
+    outputTail,
+    tree,
+  };
+  if (raw.cached === true) result.cached = true;
+  return result;
+}
+
+function parseVerifyMemory(raw: unknown): VerifyMemory | null {
+  if (!isRecord(raw)) return null;
+  const last = raw.last === null ? null : parseCheckResult(raw.last);
+  if (last === null && raw.last !== null) return null;
+  let nudged: VerifyMemory["nudged"] = null;
+  if (raw.nudged !== null) {
+    if (!isRecord(raw.nudged)) return null;
+    const tree = str(raw.nudged.tree);
+    const list = str(raw.nudged.list);
+    const failure = str(raw.nudged.failure);
+    if (tree === undefined || list === undefined || failure === undefined) return null;
+    nudged = { tree, list, failure };
+  }
+  const halted = flag(raw.halted);
+  if (halted === undefined) return null;
+  return { last, nudged, halted };
 }

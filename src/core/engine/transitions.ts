@@ -127,6 +127,10 @@ export function onRealUserTurn(
     // The user is back: the budgets start afresh, so a state that could not be
     // trusted no longer matters.
     untrusted: false,
+    // A halted verification ends with its episode; the last result stays on show.
+    ...(state.verify == null
+      ? {}
+      : { verify: { last: state.verify.last, nudged: null, halted: false } }),
   };
 }
 

@@ -72,3 +72,11 @@ export function limitCount(n: number): string {
 export function limitDuration(ms: number): string {
   return ms >= UNLIMITED ? "unlimited" : formatDuration(ms);
 }
+
+/** A run's duration with the precision a check deserves: "850 ms", "1.5 s", then `formatDuration`. */
+export function formatRunTime(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "?";
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
+  return formatDuration(ms);
+}

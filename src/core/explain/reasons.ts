@@ -6,6 +6,7 @@ import {
   formatAgo,
   formatCount,
   formatDuration,
+  formatRunTime,
   limitCount,
   limitDuration,
   plural,
@@ -43,6 +44,10 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   cooldown: "cooling down after failed deliveries",
   "wake-budget": "wake budget of this activation used up",
   "host-goal-active": "the host's own goal loop is driving this session; ours steps aside",
+  verified: "the project's check passed",
+  "verify-timed-out": "the project's check ran out of time",
+  "verify-error": "the project's check could not start",
+  "verify-unchanged-failure": "the check fails as before, nothing changed",
 };
 
 /**
@@ -117,6 +122,25 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
       return "The host's own goal loop is driving this session; ours steps aside. The host (Claude Code or Codex `/goal`) continues the session until its condition is met, so a nudge would stack a second continuation on it. Nudging resumes once the goal is met, paused or cleared.";
     case "wake-budget":
       return "The wake loop used every re-entry its shared budget allows for this activation (replies and subagent completions draw on it too); the next activation, a real user message, starts with a fresh budget.";
+    case "verified": {
+      const last = state.verify?.last;
+      const took = last ? ` in ${formatRunTime(last.durationMs)}` : "";
+      const cached = last?.cached === true ? " (the working tree is unchanged since that run)" : "";
+      return `Nothing is left on the list and the project's check \`${last?.command ?? "verify"}\` passed${took}${cached}: the work is verified, so the agent may stop.`;
+    }
+    case "verify-timed-out": {
+      const last = state.verify?.last;
+      return `The project's check \`${last?.command ?? "verify"}\` did not finish within its time limit${last ? ` (${formatRunTime(last.durationMs)})` : ""} and was killed; a check that gives no answer never nudges. Raise verify.timeoutMs or make the check faster.`;
+    }
+    case "verify-error": {
+      const last = state.verify?.last;
+      return `The project's check \`${last?.command ?? "verify"}\` could not be started${last?.outputTail ? ` (${firstLine(last.outputTail)})` : ""}; an unknown result never nudges.`;
+    }
+    case "verify-unchanged-failure": {
+      const last = state.verify?.last;
+      const code = last?.exitCode == null ? "" : ` (exit code ${last.exitCode})`;
+      return `The project's check \`${last?.command ?? "verify"}\` failed${code} again with the working tree and the list unchanged since the nudge about it; nudging again would only repeat itself, so this episode ends until the user speaks.`;
+    }
     case "cooldown": {
       const failures = episode?.failures ?? 0;
       if (failures >= limits.maxDeliveryFailures) {
@@ -130,4 +154,9 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
       return `The last ${plural(failures, "delivery", "deliveries")} failed, so nudges back off${wait}.`;
     }
   }
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n", 1)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }

@@ -28,3 +28,4 @@ export function renderNudge(style: NudgeStyle, list: TodoList, ctx: NudgeContext
   }
   return RENDERERS[style](list, ctx);
 }
+export { renderVerificationNudge, verificationSection } from "./verification.js";

@@ -1,0 +1,186 @@
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LIMIT_KEYS } from "../core/engine/limits.js";
+import { ConfigError, validateConfig } from "./validate.js";
+
+const schema = JSON.parse(
+  readFileSync(new URL("../../schema/config.schema.json", import.meta.url), "utf8"),
+) as object;
+const ajv = new Ajv2020({ allErrors: false, strict: false });
+const schemaAccepts = ajv.compile(schema);
+
+function validatorAccepts(value: unknown): boolean {
+  try {
+    validateConfig(value, "cfg.json");
+    return true;
+  } catch (error) {
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
+}
+
+/** Values near every boundary the schema draws, and values of every wrong type. */
+const anyValue = fc.oneof(
+  fc.constantFrom(
+    -1,
+    0,
+    1,
+    999,
+    1000,
+    1.5,
+    3_600_000,
+    3_600_001,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    null,
+    true,
+    "",
+    " ",
+    "\t\n",
+    "npm test",
+    "finished",
+    "every-stop",
+    "strict",
+    "fingerprint",
+    "spend",
+    "total",
+    "default",
+    "omo",
+    "nope",
+    "x".repeat(4096),
+    "x".repeat(4097),
+    "😀".repeat(4096),
+    [],
+    {},
+  ),
+  fc.integer(),
+  fc.string(),
+);
+
+const limitsArb = fc.dictionary(fc.constantFrom(...LIMIT_KEYS, "maxTurns"), anyValue, {
+  maxKeys: 4,
+});
+const verifyArb = fc.oneof(
+  fc.record(
+    { command: anyValue, timeoutMs: anyValue, when: anyValue, extra: anyValue },
+    { requiredKeys: [] },
+  ),
+  anyValue,
+);
+const configArb = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        $schema: fc.oneof(
+          fc.constant("./node_modules/todo-continuation/schema/config.schema.json"),
+          anyValue,
+        ),
+        preset: anyValue,
+        limits: fc.oneof(limitsArb, anyValue),
+        verify: verifyArb,
+        verfy: anyValue,
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { weight: 1, arbitrary: anyValue },
+);
+
+describe("the JSON Schema and the validator agree", () => {
+  it("on many generated documents", () => {
+    fc.assert(
+      fc.property(configArb, (doc) => {
+        expect(validatorAccepts(doc)).toBe(schemaAccepts(doc));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("on documents that are valid by construction", () => {
+    const valid = fc.record(
+      {
+        preset: fc.constantFrom("default", "typeclaw", "parley", "omo", "pi"),
+        limits: fc.record(
+          {
+            maxAutoTurns: fc.nat(),
+            stagnationMode: fc.constantFrom("strict", "fingerprint"),
+            maxIncomplete: fc.option(fc.nat()),
+            maxDeliveryFailures: fc.integer({ min: 1 }),
+          },
+          { requiredKeys: [] },
+        ),
+        verify: fc.record(
+          {
+            command: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ""),
+            timeoutMs: fc.integer({ min: 1000, max: 3_600_000 }),
+            when: fc.constantFrom("finished", "every-stop"),
+          },
+          { requiredKeys: ["command"] },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(valid, (doc) => {
+        expect(schemaAccepts(doc)).toBe(true);
+        expect(validatorAccepts(doc)).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe("validateConfig errors name the file and the field", () => {
+  const cases: [unknown, RegExp][] = [
+    [[], /^cfg\.json: \(document\) must be a JSON object, got an array$/],
+    [
+      { verfy: {} },
+      /^cfg\.json: verfy is not a known field; known fields: \$schema, preset, limits, verify$/,
+    ],
+    [
+      { preset: "fast" },
+      /^cfg\.json: preset must be one of default, typeclaw, parley, omo, pi, got "fast"$/,
+    ],
+    [
+      { limits: { maxAutoTurns: -1 } },
+      /^cfg\.json: limits\.maxAutoTurns must be an integer >= 0, got -1$/,
+    ],
+    [{ limits: { maxTurns: 3 } }, /^cfg\.json: limits\.maxTurns is not a known field/],
+    [
+      { verify: "npm test" },
+      /^cfg\.json: verify must be an object such as \{"command": "npm test"\}, got "npm test"$/,
+    ],
+    [{ verify: {} }, /^cfg\.json: verify\.command must be a shell command .* got nothing$/],
+    [{ verify: { command: "  " } }, /^cfg\.json: verify\.command must be a shell command/],
+    [
+      { verify: { command: "x", timeoutMs: 500 } },
+      /^cfg\.json: verify\.timeoutMs must be an integer from 1000 to 3600000 \(milliseconds\), got 500$/,
+    ],
+    [
+      { verify: { command: "x", when: "always" } },
+      /^cfg\.json: verify\.when must be one of "finished", "every-stop", got "always"$/,
+    ],
+    [
+      { verify: { command: "x", timeout: 5 } },
+      /^cfg\.json: verify\.timeout is not a known field; known fields of verify: command, timeoutMs, when$/,
+    ],
+  ];
+  for (const [doc, message] of cases) {
+    it(JSON.stringify(doc), () => {
+      expect(() => validateConfig(doc, "cfg.json")).toThrow(message);
+    });
+  }
+
+  it("accepts a full example and returns it as written", () => {
+    const doc = {
+      $schema: "./node_modules/todo-continuation/schema/config.schema.json",
+      preset: "omo",
+      limits: { maxAutoTurns: 10, maxIncomplete: null },
+      verify: { command: "npm test", timeoutMs: 300_000, when: "every-stop" },
+    };
+    expect(validateConfig(doc, "cfg.json")).toEqual(doc);
+  });
+});

@@ -1,0 +1,158 @@
+import { describeValue, LIMIT_KEYS, limitProblem } from "../core/engine/limits.js";
+import { PRESET_NAMES } from "../core/engine/presets.js";
+import type { Limits, PresetName, VerifyWhen } from "../core/types.js";
+
+/** The longest check a config may ask for: one hour. Hosts may allow less (see their installers). */
+export const MAX_VERIFY_TIMEOUT_MS = 3_600_000;
+/** The shortest: one second. */
+export const MIN_VERIFY_TIMEOUT_MS = 1_000;
+/** A check that states no time limit gets two minutes. */
+export const DEFAULT_VERIFY_TIMEOUT_MS = 120_000;
+export const DEFAULT_VERIFY_WHEN: VerifyWhen = "finished";
+export const VERIFY_WHEN: readonly VerifyWhen[] = ["finished", "every-stop"];
+/** Longer commands are refused: a config is not a script. */
+export const MAX_VERIFY_COMMAND_CHARS = 4_096;
+
+/** A project's configuration as written in its file (every field optional). */
+export interface ProjectConfig {
+  $schema?: string;
+  preset?: PresetName;
+  limits?: Partial<Limits>;
+  verify?: { command: string; timeoutMs?: number; when?: VerifyWhen };
+}
+
+/** A config file that does not validate: the message names the file and the field. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`${file}: ${field} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+const TOP_KEYS = ["$schema", "preset", "limits", "verify"] as const;
+const VERIFY_KEYS = ["command", "timeoutMs", "when"] as const;
+
+/** Length as JSON Schema counts it (code points), not UTF-16 units. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function unknownKey(file: string, where: string, keys: readonly string[], value: object): void {
+  for (const key of Object.keys(value)) {
+    if (!keys.includes(key)) {
+      throw new ConfigError(
+        file,
+        where === "" ? key : `${where}.${key}`,
+        `is not a known field; known fields${where === "" ? "" : ` of ${where}`}: ${keys.join(", ")}`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks a parsed config document field by field, exactly as
+ * `schema/config.schema.json` describes it (a test holds the two together),
+ * and returns it typed. Throws a `ConfigError` naming the file and the first
+ * field that is wrong. Hand-written rather than a schema library so a hook
+ * process stays small and fast to start.
+ */
+export function validateConfig(raw: unknown, file: string): ProjectConfig {
+  if (!isRecord(raw)) {
+    throw new ConfigError(file, "(document)", `must be a JSON object, got ${describeValue(raw)}`);
+  }
+  unknownKey(file, "", TOP_KEYS, raw);
+  const config: ProjectConfig = {};
+  if (raw.$schema !== undefined) {
+    if (typeof raw.$schema !== "string") {
+      throw new ConfigError(file, "$schema", `must be a string, got ${describeValue(raw.$schema)}`);
+    }
+    config.$schema = raw.$schema;
+  }
+  if (raw.preset !== undefined) {
+    if (typeof raw.preset !== "string" || !(PRESET_NAMES as string[]).includes(raw.preset)) {
+      throw new ConfigError(
+        file,
+        "preset",
+        `must be one of ${PRESET_NAMES.join(", ")}, got ${describeValue(raw.preset)}`,
+      );
+    }
+    config.preset = raw.preset as PresetName;
+  }
+  if (raw.limits !== undefined) {
+    if (!isRecord(raw.limits)) {
+      throw new ConfigError(file, "limits", `must be an object, got ${describeValue(raw.limits)}`);
+    }
+    unknownKey(file, "limits", LIMIT_KEYS, raw.limits);
+    const limits: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(raw.limits)) {
+      const problem = limitProblem(key as keyof Limits, value);
+      if (problem !== null) {
+        throw new ConfigError(file, `limits.${key}`, `${problem}, got ${describeValue(value)}`);
+      }
+      limits[key] = value;
+    }
+    config.limits = limits as Partial<Limits>;
+  }
+  if (raw.verify !== undefined) config.verify = validateVerify(raw.verify, file);
+  return config;
+}
+
+function validateVerify(raw: unknown, file: string): NonNullable<ProjectConfig["verify"]> {
+  if (!isRecord(raw)) {
+    throw new ConfigError(
+      file,
+      "verify",
+      `must be an object such as {"command": "npm test"}, got ${describeValue(raw)}`,
+    );
+  }
+  unknownKey(file, "verify", VERIFY_KEYS, raw);
+  const { command, timeoutMs, when } = raw;
+  if (
+    typeof command !== "string" ||
+    command.trim() === "" ||
+    codePoints(command) > MAX_VERIFY_COMMAND_CHARS
+  ) {
+    throw new ConfigError(
+      file,
+      "verify.command",
+      `must be a shell command of 1 to ${MAX_VERIFY_COMMAND_CHARS} characters, not blank, got ${command === undefined ? "nothing" : describeValue(command)}`,
+    );
+  }
+  const verify: NonNullable<ProjectConfig["verify"]> = { command };
+  if (timeoutMs !== undefined) {
+    if (
+      typeof timeoutMs !== "number" ||
+      !Number.isSafeInteger(timeoutMs) ||
+      timeoutMs < MIN_VERIFY_TIMEOUT_MS ||
+      timeoutMs > MAX_VERIFY_TIMEOUT_MS
+    ) {
+      throw new ConfigError(
+        file,
+        "verify.timeoutMs",
+        `must be an integer from ${MIN_VERIFY_TIMEOUT_MS} to ${MAX_VERIFY_TIMEOUT_MS} (milliseconds), got ${describeValue(timeoutMs)}`,
+      );
+    }
+    verify.timeoutMs = timeoutMs;
+  }
+  if (when !== undefined) {
+    if (typeof when !== "string" || !(VERIFY_WHEN as readonly string[]).includes(when)) {
+      throw new ConfigError(
+        file,
+        "verify.when",
+        `must be one of ${VERIFY_WHEN.map((w) => JSON.stringify(w)).join(", ")}, got ${describeValue(when)}`,
+      );
+    }
+    verify.when = when as VerifyWhen;
+  }
+  return verify;
+}
