@@ -85,12 +85,14 @@ describe("locks kept between transactions", () => {
 describe("LockLeases", () => {
   it("takes a fresh lock once a lease has reached its age limit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tc-lease-age-"));
-    const leases = new LockLeases(newLockOwner(), 8); // age limit 2 ms
+    // Age limit 250 ms: long enough that a loaded machine cannot age the first lease between
+    // two calls, short enough to wait out.
+    const leases = new LockLeases(newLockOwner(), 1000);
     try {
       const path = join(dir, "x.lock");
       const first = leases.acquire(path, () => {})!;
       expect(leases.acquire(path, () => {})).toBe(first);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 300));
       const renewed = leases.acquire(path, () => {})!;
       expect(renewed.record.token).not.toBe(first.record.token);
       leases.releaseAll();
