@@ -15,7 +15,7 @@ import type {
   TransactionResult,
 } from "../../core/types.js";
 import { resolveStoreRoot } from "../root.js";
-import { checkScanOptions } from "../scan.js";
+import { checkScanOptions, DEFAULT_SCAN_BATCH } from "../scan.js";
 import { DirHandles, removeIfPresent, syncDirsOf, tempPathFor } from "./atomic.js";
 import { commitTransaction, type DocumentWrite } from "./commit.js";
 import {
@@ -30,7 +30,7 @@ import {
   serializeTodoList,
 } from "./documents.js";
 import { LockLeases } from "./lease.js";
-import { listScopeKeys } from "./list.js";
+import { listScopeKeysAsync } from "./list.js";
 import {
   assertStillHeld,
   describeHost,
@@ -50,9 +50,10 @@ import {
 } from "./log.js";
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
-import { preservedCopies } from "./preserve.js";
+import { preservedCopies, preservedCopiesOf } from "./preserve.js";
 import { describeProblems } from "./problems.js";
 import { scanFileStore } from "./scan.js";
+import { scanNamedScopes } from "./scan-named.js";
 import { announceWaiting, leaveQueue, someoneAhead, waitPath } from "./wait-queue.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
@@ -354,7 +355,7 @@ class FileStoreImpl implements FileStore {
 
   async listScopes(): Promise<Scope[]> {
     this.#assertOpen();
-    return listScopeKeys(this.todoDir);
+    return await listScopeKeysAsync(this.todoDir);
   }
 
   async readLog(scope: Scope, limit?: number): Promise<DecisionLogEntry[]> {
@@ -369,6 +370,8 @@ class FileStoreImpl implements FileStore {
   async problems(scope: Scope): Promise<StoreProblem[]> {
     const paths = this.#paths(scope);
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
+    // Copies are found by listing the folders asynchronously, each once for the three files.
+    const copies = await preservedCopiesOf([paths.todos, paths.state, paths.log]);
     const todosRaw = readDocument(paths.todos);
     const stateRaw = readDocument(paths.state);
     return describeProblems({
@@ -380,13 +383,18 @@ class FileStoreImpl implements FileStore {
       state: readState(stateRaw),
       logPath: paths.log,
       logUnusable: logUnreadable(paths.log),
-      preserved: preservedCopies,
+      preserved: (path) => copies.get(path) ?? [],
     });
   }
 
   scan(options: ScanOptions = {}): AsyncIterable<ScopeScan[]> {
     this.#assertOpen();
     checkScanOptions(options);
+    // A batch or less of named scopes (changes to follow): read by name, no folder indexed whole.
+    const { scopes } = options;
+    if (scopes !== undefined && scopes.length <= (options.batchSize ?? DEFAULT_SCAN_BATCH)) {
+      return scanNamedScopes(this.todoDir, scopes, options, this.#logLimit);
+    }
     return scanFileStore(this.todoDir, options, this.#logLimit);
   }
 

@@ -1,4 +1,5 @@
 import { linkSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -27,6 +28,27 @@ export function preservedCopies(path: string): string[] {
     throw error;
   }
   return copiesAmong(path, names);
+}
+
+/**
+ * `preservedCopies` for several paths without blocking the event loop: each
+ * folder is listed once (asynchronously, names only) for all the paths in it.
+ */
+export async function preservedCopiesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+  const folders = [...new Set(paths.map((path) => dirname(path)))];
+  const listed = await Promise.all(folders.map(markedNames));
+  const byFolder = new Map(folders.map((dir, i) => [dir, listed[i]!]));
+  return new Map(paths.map((path) => [path, copiesAmong(path, byFolder.get(dirname(path))!)]));
+}
+
+/** The names in `dir` holding the copy mark (missing folders hold none). */
+async function markedNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.includes(MARK));
+  } catch (error) {
+    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return [];
+    throw error;
+  }
 }
 
 /** The preserved copies of `path` among `names` (entries of its folder), oldest first. */
