@@ -15,7 +15,7 @@ import type {
   TransactionResult,
 } from "../../core/types.js";
 import { resolveStoreRoot } from "../root.js";
-import { checkScanOptions, DEFAULT_SCAN_BATCH } from "../scan.js";
+import { checkScanOptions } from "../scan.js";
 import { DirHandles, removeIfPresent, syncDirsOf, tempPathFor } from "./atomic.js";
 import { commitTransaction, type DocumentWrite } from "./commit.js";
 import {
@@ -390,10 +390,9 @@ class FileStoreImpl implements FileStore {
   scan(options: ScanOptions = {}): AsyncIterable<ScopeScan[]> {
     this.#assertOpen();
     checkScanOptions(options);
-    // A batch or less of named scopes (changes to follow): read by name, no folder indexed whole.
-    const { scopes } = options;
-    if (scopes !== undefined && scopes.length <= (options.batchSize ?? DEFAULT_SCAN_BATCH)) {
-      return scanNamedScopes(this.todoDir, scopes, options, this.#logLimit);
+    // Named scopes (changes to follow): read by name, no folder indexed whole on the event loop.
+    if (options.scopes !== undefined) {
+      return scanNamedScopes(this.todoDir, options.scopes, options, this.#logLimit);
     }
     return scanFileStore(this.todoDir, options, this.#logLimit);
   }

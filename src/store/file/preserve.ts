@@ -35,10 +35,26 @@ export function preservedCopies(path: string): string[] {
  * folder is listed once (asynchronously, names only) for all the paths in it.
  */
 export async function preservedCopiesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
-  const folders = [...new Set(paths.map((path) => dirname(path)))];
-  const listed = await Promise.all(folders.map(markedNames));
-  const byFolder = new Map(folders.map((dir, i) => [dir, listed[i]!]));
-  return new Map(paths.map((path) => [path, copiesAmong(path, byFolder.get(dirname(path))!)]));
+  return await new MarkedNames().copiesOf(paths);
+}
+
+/**
+ * The names holding the copy mark in folders, each folder listed once
+ * (asynchronously) for the life of the object: one scan's worth of lookups.
+ */
+export class MarkedNames {
+  readonly #folders = new Map<string, Promise<string[]>>();
+
+  /** The preserved copies of each of `paths`, oldest first. */
+  async copiesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+    const folders = [...new Set(paths.map((path) => dirname(path)))];
+    for (const dir of folders) {
+      if (!this.#folders.has(dir)) this.#folders.set(dir, markedNames(dir));
+    }
+    const listed = await Promise.all(folders.map((dir) => this.#folders.get(dir)!));
+    const byFolder = new Map(folders.map((dir, i) => [dir, listed[i]!]));
+    return new Map(paths.map((path) => [path, copiesAmong(path, byFolder.get(dirname(path))!)]));
+  }
 }
 
 /** The names in `dir` holding the copy mark (missing folders hold none). */

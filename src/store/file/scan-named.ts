@@ -7,18 +7,23 @@ import { DEFAULT_SCAN_BATCH, tailOf, uniqueScopes } from "../scan.js";
 import { readDocument, readState, readTodoList } from "./documents.js";
 import { readLogBytes } from "./log.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
-import { preservedCopiesOf } from "./preserve.js";
+import { MarkedNames } from "./preserve.js";
 import { describeProblems } from "./problems.js";
 import { newestEntries } from "./scan.js";
 
 /**
- * The file store's scan of named scopes (a few changed ones, as a dashboard
+ * The file store's scan of named scopes (changed ones, as a dashboard
  * re-reads them): each scope's own files are read by name, and only the
  * preserved copies need a folder's names, listed asynchronously once per
- * folder and batch. Nothing builds an index of whole folders on the event
- * loop, so re-reading one scope of a folder of tens of thousands of files
- * costs about what that scope's files cost. The answers are the full scan's.
+ * folder for the whole scan (only names holding the copy mark are kept).
+ * Nothing builds an index of whole folders on the event loop, so re-reading
+ * one scope of a folder of tens of thousands of files costs about what that
+ * scope's files cost. Reading goes in slices of at most `SLICE_MS` with the
+ * event loop turning between them. The answers are the full scan's.
  */
+/** Longest stretch of synchronous reading before the event loop gets a turn. */
+const SLICE_MS = 8;
+
 export async function* scanNamedScopes(
   todoDir: string,
   scopes: readonly Scope[],
@@ -28,6 +33,7 @@ export async function* scanNamedScopes(
   const unique = uniqueScopes(scopes);
   const size = options.batchSize ?? DEFAULT_SCAN_BATCH;
   const verified = new Set<string>();
+  const marked = new MarkedNames();
   for (let start = 0; start < unique.length; start += size) {
     options.signal?.throwIfAborted();
     const batch = unique.slice(start, start + size);
@@ -40,13 +46,19 @@ export async function* scanNamedScopes(
     );
     let copies: Map<string, string[]> | Error;
     try {
-      copies = await preservedCopiesOf(wanted);
+      copies = await marked.copiesOf(wanted);
     } catch (error) {
       copies = asError(error);
     }
     options.signal?.throwIfAborted();
     const out: ScopeScan[] = [];
+    let sliceStart = performance.now();
     for (const [i, scope] of batch.entries()) {
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        options.signal?.throwIfAborted();
+        sliceStart = performance.now();
+      }
       const scopePaths = paths[i]!;
       const dirs = present[i]!;
       if (scopePaths instanceof Error) out.push({ scope, ok: false, error: scopePaths });
@@ -56,7 +68,6 @@ export async function* scanNamedScopes(
       else out.push(readOne(scope, scopePaths, copies, options, logLimit));
     }
     yield out;
-    await yieldToLoop();
   }
 }
 
