@@ -129,10 +129,13 @@ export class ScopeSource {
   }
 
   async #reloadAll(signal: AbortSignal): Promise<void> {
-    // One scan lists and reads the store (each folder listed once for both).
+    // The store is listed first, then its scopes read by name: a store that reads named
+    // scopes without indexing whole folders (the file store) then never blocks on a listing.
     const found = new Set<string>();
     try {
-      await this.#scan(undefined, signal, found);
+      const scopes = await this.store.listScopes();
+      signal.throwIfAborted();
+      await this.#scan(scopes, signal, found);
       this.#listError = null;
     } catch (error) {
       if (signal.aborted) throw error;

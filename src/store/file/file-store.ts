@@ -31,7 +31,7 @@ import {
 } from "./documents.js";
 import { journalEntries, journalOf } from "./journal.js";
 import { LockLeases } from "./lease.js";
-import { listScopeKeys } from "./list.js";
+import { listScopeKeysAsync } from "./list.js";
 import {
   assertStillHeld,
   describeHost,
@@ -55,9 +55,10 @@ import {
 } from "./log.js";
 import { removeOrphanedTemps } from "./orphans.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
-import { preservedCopies } from "./preserve.js";
+import { preservedCopies, preservedCopiesOf } from "./preserve.js";
 import { describeProblems } from "./problems.js";
 import { scanFileStore } from "./scan.js";
+import { scanNamedScopes } from "./scan-named.js";
 import { announceWaiting, leaveQueue, someoneAhead, waitPath } from "./wait-queue.js";
 
 /** Decision-log entries kept per scope unless told otherwise. */
@@ -382,7 +383,7 @@ class FileStoreImpl implements FileStore {
 
   async listScopes(): Promise<Scope[]> {
     this.#assertOpen();
-    return listScopeKeys(this.todoDir);
+    return await listScopeKeysAsync(this.todoDir);
   }
 
   async readLog(scope: Scope, limit?: number): Promise<DecisionLogEntry[]> {
@@ -403,6 +404,8 @@ class FileStoreImpl implements FileStore {
   async problems(scope: Scope): Promise<StoreProblem[]> {
     const paths = this.#paths(scope);
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
+    // Copies are found by listing the folders asynchronously, each once for the three files.
+    const copies = await preservedCopiesOf([paths.todos, paths.state, paths.log]);
     const todosRaw = readDocument(paths.todos);
     const stateRaw = readDocument(paths.state);
     return describeProblems({
@@ -414,13 +417,17 @@ class FileStoreImpl implements FileStore {
       state: readState(stateRaw),
       logPath: paths.log,
       logUnusable: logUnreadable(paths.log),
-      preserved: preservedCopies,
+      preserved: (path) => copies.get(path) ?? [],
     });
   }
 
   scan(options: ScanOptions = {}): AsyncIterable<ScopeScan[]> {
     this.#assertOpen();
     checkScanOptions(options);
+    // Named scopes (changes to follow): read by name, no folder indexed whole on the event loop.
+    if (options.scopes !== undefined) {
+      return scanNamedScopes(this.todoDir, options.scopes, options, this.#logLimit);
+    }
     return scanFileStore(this.todoDir, options, this.#logLimit);
   }
 

@@ -1,4 +1,5 @@
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { parseScopeKey } from "../../core/scope/scope.js";
 import type { Scope } from "../../core/types.js";
@@ -59,4 +60,39 @@ export function listScopeKeys(todoDir: string, read: FolderReader = entries): Sc
   if (lstatSync(stateDir, { throwIfNoEntry: false })?.isDirectory()) collect(stateDir, found, read);
   // Keys compare by UTF-16 code units, as the default sort always did.
   return [...found.keys()].sort().map((key) => found.get(key)!);
+}
+
+/**
+ * `listScopeKeys` without blocking the event loop: the folders are listed
+ * asynchronously (each sub-folder of a base folder at once), then the same
+ * keys are collected from the listings.
+ */
+export async function listScopeKeysAsync(todoDir: string): Promise<Scope[]> {
+  const listed = new Map<string, Dirent[]>();
+  const load = async (dirs: string[]) => {
+    const read = await Promise.all(dirs.map(entriesAsync));
+    for (const [i, dir] of dirs.entries()) listed.set(dir, read[i]!);
+  };
+  const subfolders = (base: string) =>
+    (listed.get(base) ?? [])
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+      .map((entry) => join(base, entry.name));
+  const stateDir = join(todoDir, STATE_FOLDER);
+  await load([todoDir]);
+  const stateIsFolder = (listed.get(todoDir) ?? []).some(
+    (entry) => entry.name === STATE_FOLDER && entry.isDirectory(),
+  );
+  await load([...subfolders(todoDir), ...(stateIsFolder ? [stateDir] : [])]);
+  if (stateIsFolder) await load(subfolders(stateDir));
+  return listScopeKeys(todoDir, (dir) => listed.get(dir) ?? []);
+}
+
+async function entriesAsync(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw error;
+  }
 }

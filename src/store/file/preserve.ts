@@ -1,4 +1,5 @@
 import { linkSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -67,6 +68,43 @@ function rankedAmong(path: string, names: Iterable<string>): Copy[] {
     if (rank !== null) copies.push({ name: join(dir, name), rank });
   }
   return copies.sort((a, b) => compareRanks(a.rank, b.rank) || a.name.localeCompare(b.name));
+}
+
+/**
+ * `preservedCopies` for several paths without blocking the event loop: each
+ * folder is listed once (asynchronously, names only) for all the paths in it.
+ */
+export async function preservedCopiesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+  return await new MarkedNames().copiesOf(paths);
+}
+
+/**
+ * The names holding the copy mark in folders, each folder listed once
+ * (asynchronously) for the life of the object: one scan's worth of lookups.
+ */
+export class MarkedNames {
+  readonly #folders = new Map<string, Promise<string[]>>();
+
+  /** The preserved copies of each of `paths`, oldest first. */
+  async copiesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+    const folders = [...new Set(paths.map((path) => dirname(path)))];
+    for (const dir of folders) {
+      if (!this.#folders.has(dir)) this.#folders.set(dir, markedNames(dir));
+    }
+    const listed = await Promise.all(folders.map((dir) => this.#folders.get(dir)!));
+    const byFolder = new Map(folders.map((dir, i) => [dir, listed[i]!]));
+    return new Map(paths.map((path) => [path, copiesAmong(path, byFolder.get(dirname(path))!)]));
+  }
+}
+
+/** The names in `dir` holding the copy mark (missing folders hold none). */
+async function markedNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.includes(MARK));
+  } catch (error) {
+    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return [];
+    throw error;
+  }
 }
 
 /** The preserved copies of `path` among `names` (entries of its folder), oldest first. */
