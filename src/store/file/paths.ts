@@ -75,6 +75,15 @@ function isPlainInside(base: string, relativePath: string): boolean {
  */
 export function scopePaths(todoDir: string, scope: Scope): ScopePaths {
   assertScope(scope);
+  return checkedScopePaths(todoDir, scope);
+}
+
+/**
+ * `scopePaths` for a scope whose key was checked a moment ago (by the
+ * `parseScopeKey` that made it from a file name): a whole-store scan would
+ * otherwise check every key twice. Paths are still joined by `containedPath`.
+ */
+export function checkedScopePaths(todoDir: string, scope: Scope): ScopePaths {
   const stateDir = containedPath(todoDir, STATE_FOLDER);
   const paths: ScopePaths = {
     todos: containedPath(todoDir, `${scope.key}.json`),

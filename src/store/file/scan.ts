@@ -8,7 +8,13 @@ import { parseDocumentText, readDocument, readState, readTodoList } from "./docu
 import { FolderIndex } from "./folder-index.js";
 import { entries, listScopeKeys } from "./list.js";
 import { readLogTail } from "./log-tail.js";
-import { checkDirs, type ScopePaths, STATE_FOLDER, scopePaths } from "./paths.js";
+import {
+  checkDirs,
+  checkedScopePaths,
+  type ScopePaths,
+  STATE_FOLDER,
+  scopePaths,
+} from "./paths.js";
 import { copiesAmong } from "./preserve.js";
 import { describeProblems } from "./problems.js";
 
@@ -31,6 +37,8 @@ export async function* scanFileStore(
 ): AsyncGenerator<ScopeScan[]> {
   const index = new FolderIndex();
   let scopes: Scope[];
+  // Listed scopes were made by parseScopeKey from file names here; given ones are checked.
+  const listed = options.scopes === undefined;
   if (options.scopes === undefined) {
     await index.loadTree(todoDir, join(todoDir, STATE_FOLDER));
     scopes = listScopeKeys(todoDir, (dir) => index.loaded(dir) ?? entries(dir));
@@ -43,7 +51,7 @@ export async function* scanFileStore(
     options.signal?.throwIfAborted();
     const batch = scopes.slice(start, start + size);
     // Paths are built (and the scope checked) once per scope; a refused scope gets its error.
-    const paths = batch.map((scope) => pathsOf(todoDir, scope));
+    const paths = batch.map((scope) => pathsOf(todoDir, scope, listed));
     await index.load(
       paths.flatMap((p) => (p instanceof Error ? [] : [folderOf(p.todos), folderOf(p.state)])),
     );
@@ -67,9 +75,9 @@ export async function* scanFileStore(
 }
 
 /** A scope's paths, or why the store refuses the scope. */
-function pathsOf(todoDir: string, scope: Scope): ScopePaths | Error {
+function pathsOf(todoDir: string, scope: Scope, listed: boolean): ScopePaths | Error {
   try {
-    return scopePaths(todoDir, scope);
+    return listed ? checkedScopePaths(todoDir, scope) : scopePaths(todoDir, scope);
   } catch (error) {
     return asError(error);
   }
