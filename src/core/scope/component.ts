@@ -20,6 +20,7 @@ export const MAX_ESCAPED_LENGTH = 48;
 
 /** Hex digits of the SHA-256 kept in a hashed component (192 bits). */
 const HASH_HEX_LENGTH = 48;
+const HASH_BODY = new RegExp(`^[0-9a-f]{${HASH_HEX_LENGTH}}$`);
 
 export type Component = string | null;
 
@@ -156,9 +157,7 @@ export function decodeComponent(encoded: string): DecodedComponent | null {
   const head = encoded[0];
   const body = encoded.slice(1);
   if (head === "h") {
-    return new RegExp(`^[0-9a-f]{${HASH_HEX_LENGTH}}$`).test(body)
-      ? { form: "hashed", hash: body }
-      : null;
+    return HASH_BODY.test(body) ? { form: "hashed", hash: body } : null;
   }
   if (head !== "s" || body.length > MAX_ESCAPED_LENGTH) return null;
   const bytes = unescapeBytes(body);

@@ -113,10 +113,10 @@ export function assertScope(scope: unknown): asserts scope is Scope {
   const { key, kind } = scope as { key?: unknown; kind?: unknown };
   const problem = scopeKeyProblem(key);
   if (problem !== null) throw new TypeError(`invalid scope: ${problem}`);
-  const parsed = parseScopeKey(key as string)!;
-  if (parsed.kind !== kind) {
+  const keyKind = key === "tui" ? "tui" : (key as string).slice(0, (key as string).indexOf("/"));
+  if (keyKind !== kind) {
     throw new TypeError(
-      `invalid scope: kind ${quoteInput(String(kind))} does not match key ${quoteInput(String(key))} (kind ${parsed.kind})`,
+      `invalid scope: kind ${quoteInput(String(kind))} does not match key ${quoteInput(String(key))} (kind ${keyKind})`,
     );
   }
 }

@@ -67,22 +67,44 @@ const MISSING: RawDocument = {
 /** Reads a whole file without following a symlink; null when it does not exist. */
 export function readFileNoFollow(path: string, maxBytes: number): Buffer | "unusable" | null {
   // O_NONBLOCK: a FIFO planted under a document name must not hang the reader.
+  return withFileNoFollow(path, maxBytes, (fd, size) => readRange(fd, 0, size));
+}
+
+/**
+ * Opens `path` without following a symlink and hands `use` the descriptor and
+ * size of a regular file of at most `maxBytes`: null when nothing is there,
+ * "unusable" when it is too big or not a file, as `readFileNoFollow` answers.
+ */
+export function withFileNoFollow<T>(
+  path: string,
+  maxBytes: number,
+  use: (fd: number, size: number) => T,
+): T | "unusable" | null {
   const fd = openForRead(path);
   if (fd === null) return null;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile() || stat.size > maxBytes) return "unusable";
-    const buffer = Buffer.allocUnsafe(stat.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, length);
-      if (n === 0) break;
-      length += n;
-    }
-    return buffer.subarray(0, length);
+    return use(fd, stat.size);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Up to `length` bytes of the open file `fd` from `position`; fewer when the
+ * file ends sooner. With `into` (at least `length` long) the bytes land there
+ * instead of a new buffer: for callers that are done with them before the next read.
+ */
+export function readRange(fd: number, position: number, length: number, into?: Buffer): Buffer {
+  const buffer = into ?? Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const n = readSync(fd, buffer, filled, length - filled, position + filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return buffer.subarray(0, filled);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

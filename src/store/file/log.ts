@@ -35,7 +35,7 @@ import { preserveCopy } from "./preserve.js";
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW;
 
 /** A log bigger than this is not one this store wrote; it reads as empty. */
-const MAX_LOG_BYTES = 64 * 1024 * 1024;
+export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
 /** Lines a log may hold before it is trimmed back to `limit`. */
 export function compactionThreshold(limit: number): number {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
 import { scopedOrigin } from "../../core/scope/test-support/arbitraries.js";
 import type { Scope } from "../../core/types.js";
-import { containedPath, scopePaths } from "./paths.js";
+import { containedPath, scopePaths, UnsafePathError } from "./paths.js";
 
 const TODO = resolve("/srv/data/todo");
 
@@ -51,6 +51,22 @@ describe("scopePaths", () => {
         for (const path of [paths.todos, paths.state, paths.log, paths.lock, ...paths.dirs]) {
           expect(path.startsWith(TODO + sep)).toBe(true);
         }
+      }),
+    );
+  });
+});
+
+describe("containedPath joins as resolve does", () => {
+  it("gives resolve's answer for every path it accepts and refuses every one outside", () => {
+    const base = TODO;
+    const part = fc.oneof(fc.constantFrom("", ".", "..", "a", "b.json", "\\", "/"), fc.string());
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+        const rel = parts.join("/");
+        const full = resolve(base, rel);
+        const inside = full.startsWith(`${base}${sep}`);
+        if (inside) expect(containedPath(base, rel)).toBe(full);
+        else expect(() => containedPath(base, rel)).toThrow(UnsafePathError);
       }),
     );
   });

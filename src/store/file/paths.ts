@@ -35,6 +35,7 @@ export class UnsafePathError extends Error {
  * line of defence for anything that reaches a path builder by hand.
  */
 export function containedPath(base: string, relativePath: string): string {
+  if (isPlainInside(base, relativePath)) return `${base}${sep}${relativePath}`;
   const full = resolve(base, relativePath);
   const rel = relative(base, full);
   if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
@@ -45,6 +46,28 @@ export function containedPath(base: string, relativePath: string): string {
   return full;
 }
 
+/** Bases known to be absolute and normalized (what `resolve` returns for them). */
+const normalizedBases = new Set<string>();
+
+/**
+ * Whether joining is plain concatenation that stays inside `base`: a
+ * normalized absolute base (not the root) and a relative path of ordinary
+ * names only (no `.`, `..`, empty or absolute part). Scope keys always are;
+ * anything else takes the full resolve-and-check path.
+ */
+function isPlainInside(base: string, relativePath: string): boolean {
+  if (sep !== "/" || relativePath.includes("\\")) return false;
+  if (!normalizedBases.has(base)) {
+    if (base === sep || resolve(base) !== base) return false;
+    if (normalizedBases.size >= 64) normalizedBases.clear();
+    normalizedBases.add(base);
+  }
+  for (const part of relativePath.split("/")) {
+    if (part === "" || part === "." || part === "..") return false;
+  }
+  return true;
+}
+
 /**
  * Paths of a scope's list (`<todo>/<key>.json`), state
  * (`<todo>/.state/<key>.json`), decision log (`.log.jsonl`), lock (`.lock`)
@@ -53,6 +76,15 @@ export function containedPath(base: string, relativePath: string): string {
  */
 export function scopePaths(todoDir: string, scope: Scope): ScopePaths {
   assertScope(scope);
+  return checkedScopePaths(todoDir, scope);
+}
+
+/**
+ * `scopePaths` for a scope whose key was checked a moment ago (by the
+ * `parseScopeKey` that made it from a file name): a whole-store scan would
+ * otherwise check every key twice. Paths are still joined by `containedPath`.
+ */
+export function checkedScopePaths(todoDir: string, scope: Scope): ScopePaths {
   const stateDir = containedPath(todoDir, STATE_FOLDER);
   const paths: ScopePaths = {
     todos: containedPath(todoDir, `${scope.key}.json`),

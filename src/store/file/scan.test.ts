@@ -8,9 +8,9 @@ import type { DecisionLogEntry, Scope, ScopeScan } from "../../core/types.js";
 import { scanScopes } from "../scan.js";
 import { createFileStore, type FileStore } from "./file-store.js";
 import { readLogEntries } from "./log.js";
+import { newestEntries } from "./log-tail.js";
 import { scopePaths } from "./paths.js";
 import { fixtureScope, writeScaleFixture } from "./scale-fixture.js";
-import { newestEntries } from "./scan.js";
 
 /** Healthy scopes around the damaged ones, so the folders are big enough to matter. */
 const HEALTHY = 300;

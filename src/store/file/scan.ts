@@ -1,14 +1,20 @@
-import { basename, dirname, join } from "node:path";
+import { join, sep } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { emptyState } from "../../core/engine/state.js";
 import { emptyList } from "../../core/todo/model.js";
-import type { DecisionLogEntry, ScanOptions, Scope, ScopeScan } from "../../core/types.js";
+import type { ScanOptions, Scope, ScopeScan } from "../../core/types.js";
 import { DEFAULT_SCAN_BATCH, tailOf, uniqueScopes } from "../scan.js";
 import { parseDocumentText, readDocument, readState, readTodoList } from "./documents.js";
 import { FolderIndex } from "./folder-index.js";
 import { entries, listScopeKeys } from "./list.js";
-import { parseLogEntry, readLogBytes } from "./log.js";
-import { checkDirs, type ScopePaths, STATE_FOLDER, scopePaths } from "./paths.js";
+import { readLogTail } from "./log-tail.js";
+import {
+  checkDirs,
+  checkedScopePaths,
+  type ScopePaths,
+  STATE_FOLDER,
+  scopePaths,
+} from "./paths.js";
 import { copiesAmong } from "./preserve.js";
 import { describeProblems } from "./problems.js";
 
@@ -31,6 +37,8 @@ export async function* scanFileStore(
 ): AsyncGenerator<ScopeScan[]> {
   const index = new FolderIndex();
   let scopes: Scope[];
+  // Listed scopes were made by parseScopeKey from file names here; given ones are checked.
+  const listed = options.scopes === undefined;
   if (options.scopes === undefined) {
     await index.loadTree(todoDir, join(todoDir, STATE_FOLDER));
     scopes = listScopeKeys(todoDir, (dir) => index.loaded(dir) ?? entries(dir));
@@ -43,9 +51,9 @@ export async function* scanFileStore(
     options.signal?.throwIfAborted();
     const batch = scopes.slice(start, start + size);
     // Paths are built (and the scope checked) once per scope; a refused scope gets its error.
-    const paths = batch.map((scope) => pathsOf(todoDir, scope));
+    const paths = batch.map((scope) => pathsOf(todoDir, scope, listed));
     await index.load(
-      paths.flatMap((p) => (p instanceof Error ? [] : [dirname(p.todos), dirname(p.state)])),
+      paths.flatMap((p) => (p instanceof Error ? [] : [folderOf(p.todos), folderOf(p.state)])),
     );
     const out: ScopeScan[] = [];
     let sliceStart = performance.now();
@@ -67,9 +75,9 @@ export async function* scanFileStore(
 }
 
 /** A scope's paths, or why the store refuses the scope. */
-function pathsOf(todoDir: string, scope: Scope): ScopePaths | Error {
+function pathsOf(todoDir: string, scope: Scope, listed: boolean): ScopePaths | Error {
   try {
-    return scopePaths(todoDir, scope);
+    return listed ? checkedScopePaths(todoDir, scope) : scopePaths(todoDir, scope);
   } catch (error) {
     return asError(error);
   }
@@ -100,15 +108,16 @@ function scanOne(
         exists: false,
       };
     }
-    const present = (path: string) => index.has(dirname(path), basename(path));
+    const present = (path: string) => index.has(folderOf(path), nameOf(path));
     const todosRaw = present(paths.todos) ? readDocument(paths.todos) : MISSING;
     const stateRaw = present(paths.state) ? readDocument(paths.state) : MISSING;
     const stopped = present(paths.stop);
     const todos = readTodoList(todosRaw);
     const stored = readState(stateRaw, stopped);
-    const logBytes = present(paths.log) ? readLogBytes(paths.log) : null;
+    // Only the log's end is read: a listing wants its newest entries, not all 64 MB it may hold.
+    const log = present(paths.log) ? readLogTail(paths.log, tail) : null;
     const preserved = (path: string) =>
-      copiesAmong(path, index.copyCandidates(dirname(path), basename(path)));
+      copiesAmong(path, index.copyCandidates(folderOf(path), nameOf(path)));
     const problems = describeProblems({
       todosPath: paths.todos,
       todosRaw,
@@ -117,7 +126,7 @@ function scanOne(
       stateRaw,
       state: stored,
       logPath: paths.log,
-      logUnusable: logBytes === "unusable",
+      logUnusable: log === "unusable",
       preserved,
     });
     return {
@@ -129,12 +138,12 @@ function scanOne(
         state: stored.state,
         stateRevision: stateRaw.revision,
       },
-      log: logBytes === null || logBytes === "unusable" ? [] : newestEntries(logBytes, tail),
+      log: log === null || log === "unusable" ? [] : log,
       problems,
       exists:
         todosRaw.exists ||
         stateRaw.exists ||
-        logBytes !== null ||
+        log !== null ||
         stopped ||
         problems.some((p) => p.preserved.length > 0),
     };
@@ -143,38 +152,12 @@ function scanOne(
   }
 }
 
-const NEWLINE = 0x0a;
-
-/**
- * The newest `limit` trusted entries of a log's bytes, oldest first: lines
- * are taken from the end, so a tail of one parses one line, not the whole log.
- * Lines that cannot be trusted are skipped, as every reader of the log does.
- */
-export function newestEntries(bytes: Buffer, limit: number): DecisionLogEntry[] {
-  const found: DecisionLogEntry[] = [];
-  let end = bytes.length;
-  while (found.length < limit && end > 0) {
-    const newline = bytes.lastIndexOf(NEWLINE, end - 1);
-    const start = newline + 1;
-    // Blank lines (the one after the last newline, above all) are skipped without a parse.
-    if (hasContent(bytes, start, end)) {
-      try {
-        const entry = parseLogEntry(JSON.parse(bytes.toString("utf8", start, end)));
-        if (entry) found.push(entry);
-      } catch {
-        // Skipped: torn by a crash, or not an entry this store wrote.
-      }
-    }
-    end = newline === -1 ? 0 : newline;
-  }
-  return found.reverse();
+/** The folder holding `path` (paths here are built by `scopePaths`, so absolute and normalized). */
+function folderOf(path: string): string {
+  const at = path.lastIndexOf(sep);
+  return at === 0 ? sep : path.slice(0, at);
 }
 
-/** Whether `bytes[start, end)` holds anything but blanks (JSON's whitespace). */
-function hasContent(bytes: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const byte = bytes[i] as number;
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return true;
-  }
-  return false;
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf(sep) + 1);
 }
