@@ -6,10 +6,10 @@ import type { ScanOptions, Scope, ScopeScan } from "../../core/types.js";
 import { DEFAULT_SCAN_BATCH, tailOf, uniqueScopes } from "../scan.js";
 import { readDocument, readState, readTodoList } from "./documents.js";
 import { readLogBytes } from "./log.js";
+import { newestEntries } from "./log-tail.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
 import { MarkedNames } from "./preserve.js";
 import { describeProblems } from "./problems.js";
-import { newestEntries } from "./scan.js";
 
 /**
  * The file store's scan of named scopes (changed ones, as a dashboard
