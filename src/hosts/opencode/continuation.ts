@@ -216,8 +216,14 @@ export class OpenCodeContinuation {
       const queues = [...this.#tracks.values()].map((t) => t.queue);
       await Promise.all(queues);
       await this.enforcer.settle();
+      await Promise.all(this.#reports);
       const after = [...this.#tracks.values()].map((t) => t.queue);
-      if (after.length === queues.length && after.every((q, i) => q === queues[i])) return;
+      if (
+        this.#reports.size === 0 &&
+        after.length === queues.length &&
+        after.every((q, i) => q === queues[i])
+      )
+        return;
     }
   }
 
@@ -555,10 +561,14 @@ export class OpenCodeContinuation {
     );
   }
 
+  /** Problem reports still reading the store: never awaited by a decision, but by `settle`. */
+  readonly #reports = new Set<Promise<void>>();
+
   #logDecision(scope: Scope, entry: DecisionLogEntry): void {
-    this.#reportProblems(scope, entry).catch((error) =>
-      this.#log("debug", `checking stored files failed: ${message(error)}`),
-    );
+    const report = this.#reportProblems(scope, entry)
+      .catch((error) => this.#log("debug", `checking stored files failed: ${message(error)}`))
+      .finally(() => this.#reports.delete(report));
+    this.#reports.add(report);
     this.#log("debug", `decision ${entry.action}${entry.reason ? ` (${entry.reason})` : ""}`, {
       scope: scope.key,
       trigger: entry.trigger,
