@@ -4,12 +4,11 @@ import { emptyState } from "../../core/engine/state.js";
 import { emptyList } from "../../core/todo/model.js";
 import type { ScanOptions, Scope, ScopeScan } from "../../core/types.js";
 import { DEFAULT_SCAN_BATCH, tailOf, uniqueScopes } from "../scan.js";
-import { readDocument, readState, readTodoList } from "./documents.js";
-import { readLogBytes } from "./log.js";
-import { newestEntries } from "./log-tail.js";
+import { readDocument } from "./documents.js";
+import { readLogTail } from "./log-tail.js";
 import { checkDirs, type ScopePaths, scopePaths } from "./paths.js";
 import { MarkedNames } from "./preserve.js";
-import { describeProblems } from "./problems.js";
+import { scannedScope } from "./scan.js";
 
 /**
  * The file store's scan of named scopes (changed ones, as a dashboard
@@ -115,38 +114,14 @@ function readOne(
     const todosRaw = readDocument(paths.todos);
     const stateRaw = readDocument(paths.state);
     const stopped = lstatSync(paths.stop, { throwIfNoEntry: false }) !== undefined;
-    const todos = readTodoList(todosRaw);
-    const stored = readState(stateRaw, stopped);
-    const logBytes = readLogBytes(paths.log);
-    const problems = describeProblems({
-      todosPath: paths.todos,
-      todosRaw,
-      todos,
-      statePath: paths.state,
-      stateRaw,
-      state: stored,
-      logPath: paths.log,
-      logUnusable: logBytes === "unusable",
-      preserved: (path) => copies.get(path) ?? [],
-    });
-    return {
+    // Only the log's end is read, as the full scan reads it.
+    const log = readLogTail(paths.log, tail);
+    return scannedScope(
       scope,
-      ok: true,
-      snapshot: {
-        todos,
-        todosRevision: todosRaw.revision,
-        state: stored.state,
-        stateRevision: stateRaw.revision,
-      },
-      log: logBytes === null || logBytes === "unusable" ? [] : newestEntries(logBytes, tail),
-      problems,
-      exists:
-        todosRaw.exists ||
-        stateRaw.exists ||
-        logBytes !== null ||
-        stopped ||
-        problems.some((p) => p.preserved.length > 0),
-    };
+      paths,
+      { todosRaw, stateRaw, stopped, log },
+      (path) => copies.get(path) ?? [],
+    );
   } catch (error) {
     return { scope, ok: false, error: asError(error) };
   }

@@ -2,9 +2,15 @@ import { join, sep } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { emptyState } from "../../core/engine/state.js";
 import { emptyList } from "../../core/todo/model.js";
-import type { ScanOptions, Scope, ScopeScan } from "../../core/types.js";
+import type { DecisionLogEntry, ScanOptions, Scope, ScopeScan } from "../../core/types.js";
 import { DEFAULT_SCAN_BATCH, tailOf, uniqueScopes } from "../scan.js";
-import { parseDocumentText, readDocument, readState, readTodoList } from "./documents.js";
+import {
+  parseDocumentText,
+  type RawDocument,
+  readDocument,
+  readState,
+  readTodoList,
+} from "./documents.js";
 import { FolderIndex } from "./folder-index.js";
 import { entries, listScopeKeys } from "./list.js";
 import { readLogTail } from "./log-tail.js";
@@ -87,6 +93,55 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** A scope's documents as a scan read them; the log is its newest entries already. */
+export interface ScannedFiles {
+  todosRaw: RawDocument;
+  stateRaw: RawDocument;
+  stopped: boolean;
+  log: DecisionLogEntry[] | "unusable" | null;
+}
+
+/** What a scan answers for one scope from its files as read (the full and the named scan share it). */
+export function scannedScope(
+  scope: Scope,
+  paths: ScopePaths,
+  files: ScannedFiles,
+  preserved: (path: string) => string[],
+): ScopeScan {
+  const { todosRaw, stateRaw, stopped, log } = files;
+  const todos = readTodoList(todosRaw);
+  const stored = readState(stateRaw, stopped);
+  const problems = describeProblems({
+    todosPath: paths.todos,
+    todosRaw,
+    todos,
+    statePath: paths.state,
+    stateRaw,
+    state: stored,
+    logPath: paths.log,
+    logUnusable: log === "unusable",
+    preserved,
+  });
+  return {
+    scope,
+    ok: true,
+    snapshot: {
+      todos,
+      todosRevision: todosRaw.revision,
+      state: stored.state,
+      stateRevision: stateRaw.revision,
+    },
+    log: log === null || log === "unusable" ? [] : log,
+    problems,
+    exists:
+      todosRaw.exists ||
+      stateRaw.exists ||
+      log !== null ||
+      stopped ||
+      problems.some((p) => p.preserved.length > 0),
+  };
+}
+
 function scanOne(
   todoDir: string,
   scope: Scope,
@@ -112,41 +167,11 @@ function scanOne(
     const todosRaw = present(paths.todos) ? readDocument(paths.todos) : MISSING;
     const stateRaw = present(paths.state) ? readDocument(paths.state) : MISSING;
     const stopped = present(paths.stop);
-    const todos = readTodoList(todosRaw);
-    const stored = readState(stateRaw, stopped);
     // Only the log's end is read: a listing wants its newest entries, not all 64 MB it may hold.
     const log = present(paths.log) ? readLogTail(paths.log, tail) : null;
     const preserved = (path: string) =>
       copiesAmong(path, index.copyCandidates(folderOf(path), nameOf(path)));
-    const problems = describeProblems({
-      todosPath: paths.todos,
-      todosRaw,
-      todos,
-      statePath: paths.state,
-      stateRaw,
-      state: stored,
-      logPath: paths.log,
-      logUnusable: log === "unusable",
-      preserved,
-    });
-    return {
-      scope,
-      ok: true,
-      snapshot: {
-        todos,
-        todosRevision: todosRaw.revision,
-        state: stored.state,
-        stateRevision: stateRaw.revision,
-      },
-      log: log === null || log === "unusable" ? [] : log,
-      problems,
-      exists:
-        todosRaw.exists ||
-        stateRaw.exists ||
-        log !== null ||
-        stopped ||
-        problems.some((p) => p.preserved.length > 0),
-    };
+    return scannedScope(scope, paths, { todosRaw, stateRaw, stopped, log }, preserved);
   } catch (error) {
     return { scope, ok: false, error: asError(error) };
   }
