@@ -309,7 +309,9 @@ export type SkipReason =
   /** The check could not be started; an unknown result never nudges. */
   | "verify-error"
   /** The check failed as before with nothing changed since its nudge: the episode ends. */
-  | "verify-unchanged-failure";
+  | "verify-unchanged-failure"
+  /** Recorded by a host, never returned by `decide`: the project's config file is invalid, so the limits it sets are unknown. */
+  | "config-invalid";
 
 /** Facts only the host knows at decision time. Absent means "no". */
 export interface HostSignals {

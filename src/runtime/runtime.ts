@@ -482,11 +482,17 @@ export class ContinuationRuntime {
    * Logs a skip decided outside the engine (the wake loop's budget), on the
    * stored list and state, which it leaves as they are.
    */
-  async recordSkip(scope: Scope, reason: SkipReason, trigger: string): Promise<void> {
+  async recordSkip(
+    scope: Scope,
+    reason: SkipReason,
+    trigger: string,
+    note?: string,
+  ): Promise<void> {
     const now = this.#now();
     const entry = await this.store.transact(scope, (snap) => {
       const skip: Decision = { action: "skip", reason, state: snap.state };
       const entry = decisionLogEntry(skip, summarize(snap.todos), null, trigger, now);
+      if (note !== undefined) entry.note = note;
       return { log: [entry], result: entry };
     });
     this.#onDecision?.(scope, entry);

@@ -48,6 +48,7 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   "verify-timed-out": "the project's check ran out of time",
   "verify-error": "the project's check could not start",
   "verify-unchanged-failure": "the check fails as before, nothing changed",
+  "config-invalid": "the project's config file is invalid",
 };
 
 /**
@@ -120,6 +121,8 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
     }
     case "host-goal-active":
       return "The host's own goal loop is driving this session; ours steps aside. The host (Claude Code or Codex `/goal`) continues the session until its condition is met, so a nudge would stack a second continuation on it. Nudging resumes once the goal is met, paused or cleared.";
+    case "config-invalid":
+      return "The project's config file (todo-continuation.config.json, or package.json's \"todo-continuation\" key) does not validate, so the limits it sets are unknown and no nudge is sent; the log entry's note names the file and the field. Fix the file (`todo-continuation config` checks it) and the next stop decides as usual.";
     case "wake-budget":
       return "The wake loop used every re-entry its shared budget allows for this activation (replies and subagent completions draw on it too); the next activation, a real user message, starts with a fresh budget.";
     case "verified": {

@@ -1,0 +1,113 @@
+import type { Limits, PresetName, VerifySettings } from "../core/types.js";
+import { effectiveConfig, plainVerify } from "./effective.js";
+import { findProjectConfig, type LoadedConfig } from "./load.js";
+import { type TrustStatus, trustStatus } from "./trust.js";
+
+/**
+ * What a host needs from a project's config at one event, resolved once:
+ * the file's preset and limits (the host's own flags still win), and the
+ * `verify` settings only when the file is trusted. Never throws: a hook must
+ * answer whatever the file holds.
+ */
+export interface ProjectSettings {
+  /** The config file (or package.json) the values came from; null when none. */
+  file: string | null;
+  /** The file's preset, when it names one and no flag overrides it. */
+  preset?: PresetName;
+  /** The file's limit overrides (validated together with the preset). */
+  limits?: Partial<Limits>;
+  /** The check to run; null without a `verify`, or while the file is not trusted. */
+  verify: VerifySettings | null;
+  /** Null without a file. */
+  trust: TrustStatus | null;
+  /**
+   * Why the file cannot be used (the validator's message naming file and
+   * field); null when it can. A host must not nudge while this is set: the
+   * limits the user wrote are unknown, and an unknown limit is no limit to
+   * run against (see the `config-invalid` skip).
+   */
+  problem: string | null;
+  /** A line for stderr, `why` and `doctor`: the problem, or a verify that waits for trust. */
+  notice: string | null;
+}
+
+export interface ProjectSettingsOptions {
+  env: Record<string, string | undefined>;
+  /** The user's home (defaults to `env.HOME`); a file there is trusted, and the walk stops there. */
+  home?: string;
+  /** A `--preset` given to the hook command: wins over the file's. */
+  presetFlag?: string;
+}
+
+/** The notice for a file whose `verify` waits for `todo-continuation trust`. */
+export function untrustedNotice(status: TrustStatus, file: string): string | null {
+  if (status.trusted) return null;
+  return status.why === "changed"
+    ? `verify not run: ${file} changed since it was trusted; run \`todo-continuation trust\` in this project`
+    : `verify not run: ${file} is not trusted; run \`todo-continuation trust\` in this project`;
+}
+
+/**
+ * Finds, validates and trusts the project config for `cwd`. A file that
+ * cannot be read or validated comes back as `problem` with no values; a
+ * `verify` in an untrusted file comes back as `verify: null` with a notice.
+ */
+export function projectSettings(cwd: string, options: ProjectSettingsOptions): ProjectSettings {
+  const home = options.home ?? options.env.HOME;
+  let loaded: LoadedConfig | null;
+  try {
+    loaded = findProjectConfig(cwd, home);
+    // Validates limits against the preset as a whole, naming the file.
+    effectiveConfig(loaded, options.presetFlag === undefined ? {} : { preset: options.presetFlag });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      file: null,
+      verify: null,
+      trust: null,
+      problem: message,
+      notice: `project config not used: ${message}`,
+    };
+  }
+  if (loaded === null)
+    return { file: null, verify: null, trust: null, problem: null, notice: null };
+  let trust: TrustStatus;
+  try {
+    trust = trustStatus(
+      loaded,
+      home === undefined ? { env: options.env } : { env: options.env, home },
+    );
+  } catch (error) {
+    // An unreadable trust record trusts nothing; the file's other values still apply.
+    const message = error instanceof Error ? error.message : String(error);
+    trust = { trusted: false, why: "never" };
+    return {
+      ...fileValues(loaded, options.presetFlag),
+      verify: null,
+      trust,
+      problem: null,
+      notice: loaded.config.verify === undefined ? null : `verify not run: ${message}`,
+    };
+  }
+  const verifyConfigured = loaded.config.verify !== undefined;
+  const verify = trust.trusted ? plainVerify(effectiveConfig(loaded)) : null;
+  return {
+    ...fileValues(loaded, options.presetFlag),
+    verify,
+    trust,
+    problem: null,
+    notice: verifyConfigured ? untrustedNotice(trust, loaded.path) : null,
+  };
+}
+
+function fileValues(
+  loaded: LoadedConfig,
+  presetFlag: string | undefined,
+): Pick<ProjectSettings, "file" | "preset" | "limits"> {
+  const { preset, limits } = loaded.config;
+  return {
+    file: loaded.path,
+    ...(preset !== undefined && presetFlag === undefined ? { preset } : {}),
+    ...(limits !== undefined ? { limits } : {}),
+  };
+}
