@@ -473,6 +473,33 @@ describe("Claude Code hook", () => {
       expect(blocked((await s.stop()).stdout)).toBe(true);
     });
 
+    it("a goal the model paused does not drive the session: ours waits for the user", async () => {
+      const s = session();
+      await s.prompt();
+      const at = new Date(s.now() + 500).toISOString();
+      s.transcript.push(
+        goalEntry({ met: false, sentinel: true }),
+        JSON.stringify({
+          type: "assistant",
+          timestamp: at,
+          message: {
+            id: "m1",
+            content: [
+              { type: "tool_use", id: "p1", name: "PauseGoal", input: { reason: "a key" } },
+            ],
+          },
+        }),
+        JSON.stringify({
+          type: "user",
+          timestamp: at,
+          message: { content: [{ type: "tool_result", tool_use_id: "p1", content: "paused" }] },
+        }),
+      );
+      await s.todoWrite("in_progress", "pending");
+      expect((await s.stop()).stdout).toBe("");
+      expect((await s.log()).at(-1)).toMatchObject({ action: "skip", reason: "awaiting-user" });
+    });
+
     it("a turn the goal started is not recorded as started by our nudge", async () => {
       const s = session();
       await s.prompt();

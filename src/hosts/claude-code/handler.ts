@@ -186,7 +186,9 @@ class HookContext {
     ).length;
     if (open === 0) return;
     await this.runtime().armRestartKick(this.#scope);
-    const goal = analyzeTranscript(await this.#transcriptLines(), 0).hostGoalActive;
+    // A resumed session restores its goal from the newest goal entry; a pause is not restored.
+    const facts = analyzeTranscript(await this.#transcriptLines(), 0);
+    const goal = facts.hostGoalActive || facts.hostGoalPaused;
     response.stderr.push(`todo-continuation: ${resumeNotice(open, snap.state.stopped, goal)}`);
   }
 
@@ -283,6 +285,8 @@ class HookContext {
     if (facts.questionPending) signals.awaitingUser = true;
     // A /goal keeps the session going by its own Stop hook: ours steps aside while it is active.
     if (facts.hostGoalActive) signals.hostGoalActive = true;
+    // The model paused its goal to tell the user what it needs: that waits for the user too.
+    if (facts.hostGoalPaused) signals.awaitingUser = true;
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
     const runtime = this.runtime(closeInstructionFor(family));
     const result = await runtime.runIdle(this.#scope, {

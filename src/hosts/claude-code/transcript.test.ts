@@ -161,3 +161,88 @@ describe("analyzeTranscript: a host goal", () => {
     );
   });
 });
+
+describe("analyzeTranscript: a paused host goal", () => {
+  const CONDITION = "every test passes";
+  const goal = (fields: object) =>
+    JSON.stringify({
+      type: "attachment",
+      timestamp: at(1000),
+      attachment: { type: "goal_status", condition: CONDITION, ...fields },
+    });
+  const set = goal({ met: false, sentinel: true });
+  const unmet = goal({ met: false, reason: "two tests fail" });
+  const met = goal({ met: true, reason: "done", iterations: 2 });
+  /** The model's PauseGoal call and its result, as Claude Code 2.1.332 writes them. */
+  const pauseCall = (id: string) =>
+    JSON.stringify({
+      type: "assistant",
+      timestamp: at(2000),
+      message: {
+        id: `m-${id}`,
+        role: "assistant",
+        content: [{ type: "tool_use", id, name: "PauseGoal", input: { reason: "need a key" } }],
+      },
+    });
+  const pauseResult = (id: string, isError = false) =>
+    user(2001, [
+      {
+        type: "tool_result",
+        tool_use_id: id,
+        is_error: isError,
+        content:
+          "The goal is paused. The stop check will not send you back until the user sends a message.",
+      },
+    ]);
+  const paused = [set, unmet, pauseCall("p1"), pauseResult("p1")];
+  const facts = (lines: string[]) => {
+    const f = analyzeTranscript(lines, 0);
+    return { active: f.hostGoalActive, paused: f.hostGoalPaused };
+  };
+
+  it("set and unmet: active, not paused", () => {
+    expect(facts([set])).toEqual({ active: true, paused: false });
+    expect(facts([set, unmet])).toEqual({ active: true, paused: false });
+  });
+
+  it("paused by a successful PauseGoal: not active (its check will not block), paused", () => {
+    expect(facts(paused)).toEqual({ active: false, paused: true });
+  });
+
+  it("a refused PauseGoal (an error result) or one still running leaves the goal active", () => {
+    expect(facts([set, pauseCall("p1"), pauseResult("p1", true)])).toEqual({
+      active: true,
+      paused: false,
+    });
+    expect(facts([set, pauseCall("p1")])).toEqual({ active: true, paused: false });
+  });
+
+  it("the user's next prompt lifts the pause; an interrupt or a hook's message does not", () => {
+    expect(facts([...paused, user(3000, "here is the key")])).toEqual({
+      active: true,
+      paused: false,
+    });
+    expect(facts([...paused, user(3000, "[Request interrupted by user]")])).toEqual({
+      active: false,
+      paused: true,
+    });
+    const hookMessage = JSON.stringify({
+      ...JSON.parse(user(3000, "Stop hook said")),
+      isMeta: true,
+    });
+    expect(facts([...paused, hookMessage])).toEqual({ active: false, paused: true });
+  });
+
+  it("met, cleared, impossible or replaced: never paused", () => {
+    expect(facts([...paused, met])).toEqual({ active: false, paused: false });
+    expect(facts([...paused, set])).toEqual({ active: true, paused: false });
+  });
+
+  it("a PauseGoal with no goal set pauses nothing", () => {
+    expect(facts([pauseCall("p1"), pauseResult("p1")])).toEqual({ active: false, paused: false });
+    expect(facts([set, met, pauseCall("p1"), pauseResult("p1")])).toEqual({
+      active: false,
+      paused: false,
+    });
+  });
+});

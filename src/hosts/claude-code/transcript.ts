@@ -22,24 +22,39 @@ export interface TranscriptFacts {
    */
   questionPending: boolean;
   /**
-   * A `/goal` is active: the newest `goal_status` entry neither met nor failed
-   * (Claude Code restores a goal on `--resume` by the same rule). Not windowed
-   * by `since`: a goal outlives the turns it spans.
+   * A `/goal` will drive the session: the newest `goal_status` entry neither
+   * met nor failed (Claude Code restores a goal on `--resume` by the same
+   * rule), and the goal is not paused. Not windowed by `since`: a goal
+   * outlives the turns it spans.
    */
   hostGoalActive: boolean;
+  /**
+   * The model paused the goal (a successful `PauseGoal` call since the newest
+   * `goal_status` entry) and no user prompt came after: Claude Code swallows
+   * the goal's own Stop check until the user's next message, so the goal does
+   * not drive the session, and the model has said it needs the user.
+   */
+  hostGoalPaused: boolean;
 }
 
 /** Claude Code's tool for asking the user a multiple-choice question. */
 export const ASK_USER_QUESTION = "AskUserQuestion";
 
+/** Claude Code's tool for pausing the session goal until the user's next message. */
+export const PAUSE_GOAL = "PauseGoal";
+
 const INTERRUPT_MARKER = "[Request interrupted by user";
 
 /**
- * Whether a `goal_status` attachment leaves a goal active. Setting a goal
- * writes `met: false` (with `sentinel`), each unmet check `met: false`, a met
- * goal or `/goal clear` `met: true`, a goal judged impossible `failed: true`.
+ * Whether a `goal_status` attachment leaves a goal set. Claude Code 2.1.332
+ * writes four kinds, and no other status: setting a goal `met: false` with
+ * `sentinel`; each unmet check `met: false` with a `reason`; a met goal
+ * `met: true`, and `/goal clear` (or a goal cleared after an unrecoverable
+ * error) `met: true` with `sentinel`; a goal judged impossible `failed: true`.
+ * A pause is no `goal_status` entry: it is the model's `PauseGoal` call (see
+ * {@link TranscriptFacts.hostGoalPaused}), and while it lasts no check writes one.
  */
-function goalActiveAfter(status: Record<string, unknown>): boolean {
+function goalSetAfter(status: Record<string, unknown>): boolean {
   return (
     status.met !== true &&
     status.failed !== true &&
@@ -70,6 +85,18 @@ function texts(content: unknown): string[] {
     if (b?.type === "text" && typeof b.text === "string") out.push(b.text);
   }
   return out;
+}
+
+/**
+ * A user entry the user typed: text, not an interrupt marker, and none of the
+ * entries Claude Code writes in the user's name (a hook's message, `isMeta`;
+ * a compaction's summary).
+ */
+function isUserPrompt(entry: Record<string, unknown>, content: unknown): boolean {
+  if (entry.isMeta === true || entry.isCompactSummary === true) return false;
+  if (entry.isVisibleInTranscriptOnly === true) return false;
+  const all = texts(content);
+  return all.length > 0 && !all.every((t) => t.startsWith(INTERRUPT_MARKER));
 }
 
 function blocks(content: unknown, type: string): Record<string, unknown>[] {
@@ -103,10 +130,14 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
     lastStopReason: null,
     questionPending: false,
     hostGoalActive: false,
+    hostGoalPaused: false,
   };
   const counted = new Set<string>();
   /** AskUserQuestion calls in the window still waiting for a good answer. */
   const questions = new Set<string>();
+  let goalSet = false;
+  /** PauseGoal calls since the newest goal entry, still waiting for their result. */
+  const pauses = new Set<string>();
   for (const line of lines) {
     if (line.trim() === "") continue;
     let entry: Record<string, unknown> | null;
@@ -117,7 +148,12 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
     }
     if (entry === null || entry.isSidechain === true) continue;
     const attachment = entry.type === "attachment" ? record(entry.attachment) : null;
-    if (attachment?.type === "goal_status") facts.hostGoalActive = goalActiveAfter(attachment);
+    if (attachment?.type === "goal_status") {
+      goalSet = goalSetAfter(attachment);
+      // A new goal, an unmet check, an end: none of them is paused.
+      facts.hostGoalPaused = false;
+      pauses.clear();
+    }
     const message = record(entry.message);
     if (message === null) continue;
     const at = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
@@ -126,9 +162,17 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
       if (inWindow && texts(message.content).some((t) => t.startsWith(INTERRUPT_MARKER))) {
         facts.interrupted = true;
       }
-      for (const block of blocks(message.content, "tool_result")) {
+      const results = blocks(message.content, "tool_result");
+      for (const block of results) {
         const id = block.tool_use_id;
-        if (typeof id === "string" && block.is_error !== true) questions.delete(id);
+        if (typeof id !== "string" || block.is_error === true) continue;
+        questions.delete(id);
+        if (pauses.delete(id)) facts.hostGoalPaused = true;
+      }
+      // The user's own prompt lifts a pause (Claude Code clears it on every prompt it sends).
+      if (results.length === 0 && isUserPrompt(entry, message.content)) {
+        facts.hostGoalPaused = false;
+        pauses.clear();
       }
       continue;
     }
@@ -137,6 +181,11 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
       for (const block of blocks(message.content, "tool_use")) {
         if (block.name === ASK_USER_QUESTION && typeof block.id === "string")
           questions.add(block.id);
+      }
+    }
+    if (goalSet) {
+      for (const block of blocks(message.content, "tool_use")) {
+        if (block.name === PAUSE_GOAL && typeof block.id === "string") pauses.add(block.id);
       }
     }
     if (typeof message.stop_reason === "string") facts.lastStopReason = message.stop_reason;
@@ -151,6 +200,8 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
     facts.usage = addUsage(facts.usage, usageFromAnthropic(message.usage));
   }
   facts.questionPending = questions.size > 0;
+  facts.hostGoalPaused = goalSet && facts.hostGoalPaused;
+  facts.hostGoalActive = goalSet && !facts.hostGoalPaused;
   return facts;
 }
 
