@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { replaceFileDurably } from "../store/file/atomic.js";
 import type { LoadedConfig } from "./load.js";
 
 /**
@@ -65,9 +66,8 @@ function readTrust(path: string): TrustFile {
 
 function writeTrust(path: string, file: TrustFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  // A refused write (no space) keeps the old record and leaves no temporary.
+  replaceFileDurably(path, Buffer.from(`${JSON.stringify(file, null, 2)}\n`), 0o600);
 }
 
 export type TrustStatus =

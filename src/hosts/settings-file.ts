@@ -1,14 +1,6 @@
-import {
-  lstat,
-  mkdir,
-  readFile,
-  readlink,
-  rename,
-  stat,
-  unlink,
-  writeFile,
-} from "node:fs/promises";
+import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { replaceFileDurably } from "../store/file/atomic.js";
 
 /**
  * A JSON settings file as the installers edit it: written through a symlink
@@ -98,19 +90,14 @@ export async function linkTarget(path: string): Promise<string> {
 /**
  * Replaces the file's content atomically (a crash mid-write never leaves half
  * a file), keeping its mode. A symlink stays a symlink: its target is written.
+ * A write refused part way (no space, quota, a rename refused) leaves the
+ * file's old bytes and no temporary behind (the store's own writer does it).
  */
 export async function writeTextFile(path: string, text: string): Promise<void> {
   const target = await linkTarget(path);
   await mkdir(dirname(target), { recursive: true });
   const mode = ((await stat(target).catch(() => null))?.mode ?? 0o644) & 0o7777;
-  const temp = `${target}.${process.pid}.tmp`;
-  try {
-    await writeFile(temp, text, { mode });
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  replaceFileDurably(target, Buffer.from(text, "utf8"), mode);
 }
 
 /** Writes a value in the file's own layout (through a symlink, atomically). */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -15,6 +16,11 @@ const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
 
 /** Windows cannot open a folder to flush it; renames there are durable on their own. */
 const CAN_SYNC_DIRS = process.platform !== "win32";
+
+/** A tag no other writer uses: this process's id and 8 random hex digits. */
+export function uniqueTag(): string {
+  return `${process.pid}-${randomBytes(4).toString("hex")}`;
+}
 
 /** The temporary sibling a holder tagged `tag` writes before renaming over `path`. */
 export function tempPathFor(path: string, tag: string): string {
@@ -79,6 +85,21 @@ export function replaceFile(path: string, bytes: Uint8Array, tag: string, mode =
 /** Something that flushes folders (see {@link DirHandles}). */
 export interface DirSyncer {
   sync(dir: string): void;
+}
+
+/**
+ * {@link replaceFile} for writers outside the store (settings, trust, ledgers):
+ * a temporary of its own name, then the folder flushed. The folder's flush is
+ * best effort: the new content is in place by then, and a folder that cannot
+ * be opened for it (a mount that refuses) must not fail the write.
+ */
+export function replaceFileDurably(path: string, bytes: Uint8Array, mode = 0o666): void {
+  replaceFile(path, bytes, uniqueTag(), mode);
+  try {
+    syncDir(dirname(path));
+  } catch {
+    // Durable enough: the rename is done.
+  }
 }
 
 /** Flushes a folder so the renames and unlinks inside it survive a power cut. */

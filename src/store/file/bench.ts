@@ -41,14 +41,20 @@ function elapsedMicros(start: bigint): number {
 function rawReplace(dir: string, name: string, bytes: Buffer): void {
   const path = join(dir, name);
   const temp = `${path}.tmp`;
-  const fd = openSync(temp, "w");
   try {
-    writeSync(fd, bytes);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temp, "w");
+    try {
+      writeSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    // A refused write (no space) leaves no temporary behind, as the store's writer does.
+    rmSync(temp, { force: true });
+    throw error;
   }
-  renameSync(temp, path);
   const dirFd = openSync(dir, "r");
   try {
     fsyncSync(dirFd);
