@@ -151,11 +151,29 @@ function parsedOrEmpty(text: string | null): unknown {
   }
 }
 
+/** The ledger's own layout. */
+const LEDGER_LAYOUT = { indent: "  ", eol: "\n", finalNewline: true } as const;
+
+/**
+ * Called before each file an install writes (after the ledger). Only the tests
+ * set it, to fail an install between two steps; it stays empty otherwise.
+ */
+export const installProbe: { beforeWrite: ((path: string) => void) | null } = {
+  beforeWrite: null,
+};
+
 /**
  * Writes each planned value in its file's layout (through symlinks,
- * atomically) and records it in the ledger at `ledgerPath`. Every missing
- * folder is noted before anything is written, so a folder one write creates
- * is not taken for the user's by the next.
+ * atomically) and records it in the ledger at `ledgerPath`, all or nothing.
+ * Every missing folder is noted before anything is written, so a folder one
+ * write creates is not taken for the user's by the next. The ledger is
+ * written first, so a process killed between two files leaves a ledger that
+ * knows each new file's bytes from before (an uninstall then gives them
+ * back); a file it already knew (shared with another install) gets our
+ * owner and bytes only once every file is written, so a kill never leaves
+ * it naming entries the file does not hold;
+ * a write that fails puts back every file already written, the folders made
+ * for them and the ledger as it was, then reports the failure.
  */
 export async function installWithLedger(
   ledgerPath: string,
@@ -171,34 +189,90 @@ export async function installWithLedger(
       target,
       missing: await missingDirs(target),
       before: await readText(target),
+      text: formatJson(write.value, write.file.layout),
     });
   }
+  const ledgerTarget = await linkTarget(ledgerPath);
+  const ledgerBefore = await readText(ledgerTarget);
   const ledger: Ledger = (await loadLedger(ledgerPath)) ?? {
     version: 1,
     createdDirs: ledgerMissing,
     files: {},
   };
-  for (const { write, target, missing, before } of plans) {
-    const text = formatJson(write.value, write.file.layout);
-    await writeTextFile(write.file.path, text);
-    const entry = ledger.files[target];
-    if (entry === undefined) {
-      ledger.files[target] = {
-        before,
-        beforeIsClean: !write.hadOurs,
-        after: text,
-        createdDirs: missing,
-        owners: [write.owner],
-      };
-    } else {
-      entry.after = text;
-      if (!entry.owners.includes(write.owner)) entry.owners.push(write.owner);
+  // First the ledger learns the files it has no entry for: their bytes from before.
+  const known = new Set(Object.keys(ledger.files));
+  for (const { write, target, missing, before, text } of plans) {
+    if (known.has(target) || ledger.files[target] !== undefined) continue;
+    ledger.files[target] = {
+      before,
+      beforeIsClean: !write.hadOurs,
+      after: text,
+      createdDirs: missing,
+      owners: [write.owner],
+    };
+  }
+  const written: typeof plans = [];
+  try {
+    await writeTextFile(ledgerPath, formatJson(ledger, LEDGER_LAYOUT));
+    for (const plan of plans) {
+      installProbe.beforeWrite?.(plan.target);
+      written.push(plan);
+      await writeTextFile(plan.write.file.path, plan.text);
+    }
+    // Then, every file written, the files it already knew get their new bytes and owner.
+    if (plans.some((p) => known.has(p.target))) {
+      for (const { write, target, text } of plans) {
+        const entry = ledger.files[target];
+        if (!known.has(target) || entry === undefined) continue;
+        entry.after = text;
+        if (!entry.owners.includes(write.owner)) entry.owners.push(write.owner);
+      }
+      await writeTextFile(ledgerPath, formatJson(ledger, LEDGER_LAYOUT));
+    }
+  } catch (error) {
+    await rollBack(written, ledgerPath, ledgerBefore, ledgerMissing);
+    throw error;
+  }
+}
+
+/**
+ * Puts back what a failed install wrote, newest first: each file's bytes from
+ * before (or no file), the folders made for them, the ledger's bytes from
+ * before (or no ledger, and no folders made for it). Best effort: the
+ * install's own error is the one reported.
+ */
+async function rollBack(
+  written: readonly { target: string; before: string | null; missing: string[] }[],
+  ledgerPath: string,
+  ledgerBefore: string | null,
+  ledgerMissing: readonly string[],
+): Promise<void> {
+  const steps: (() => Promise<unknown>)[] = [];
+  const dirs: string[] = [];
+  for (const { target, before, missing } of [...written].reverse()) {
+    steps.push(() =>
+      before === null ? unlink(target).catch(ignoreMissing) : writeTextFile(target, before),
+    );
+    dirs.push(...missing);
+  }
+  if (ledgerBefore === null) {
+    steps.push(() => unlink(ledgerPath).catch(ignoreMissing));
+    dirs.push(...ledgerMissing);
+  } else {
+    steps.push(() => writeTextFile(ledgerPath, ledgerBefore));
+  }
+  for (const step of steps) {
+    try {
+      await step();
+    } catch {
+      // The install's error is the one to report; the ledger still knows the bytes from before.
     }
   }
-  await writeTextFile(
-    ledgerPath,
-    formatJson(ledger, { indent: "  ", eol: "\n", finalNewline: true }),
-  );
+  await removeEmptyDirs(dirs);
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 }
 
 /**
@@ -257,10 +331,7 @@ export async function uninstallWithLedger(
       await unlink(ledgerPath).catch(() => undefined);
       freedDirs.push(...ledger.createdDirs);
     } else {
-      await writeTextFile(
-        ledgerPath,
-        formatJson(ledger, { indent: "  ", eol: "\n", finalNewline: true }),
-      );
+      await writeTextFile(ledgerPath, formatJson(ledger, LEDGER_LAYOUT));
     }
   }
   await removeEmptyDirs(freedDirs);
