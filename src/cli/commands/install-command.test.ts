@@ -14,15 +14,13 @@ describe("install and uninstall (wired through the dispatcher)", () => {
   it("merges the hooks into the project's settings and removes them again", async () => {
     const project = await mkdtemp(join(tmpdir(), "tc-cli-install-"));
     folders.push(project);
+    const home = await mkdtemp(join(tmpdir(), "tc-cli-install-home-"));
+    folders.push(home);
     const settings = join(project, ".claude", "settings.json");
-    const install = await runCli([
-      "--preset",
-      "typeclaw",
-      "install",
-      "claude-code",
-      "--project-dir",
-      project,
-    ]);
+    const install = await runCli(
+      ["--preset", "typeclaw", "install", "claude-code", "--project-dir", project],
+      { env: { HOME: home, CLAUDE_CONFIG_DIR: undefined } },
+    );
     expect(install.stderr).toBe("");
     expect(install.code).toBe(0);
     expect(install.stdout).toContain(`Updated ${settings}:`);
@@ -31,9 +29,12 @@ describe("install and uninstall (wired through the dispatcher)", () => {
     expect(written).toContain("typeclaw");
     expect(JSON.parse(written).hooks.Stop).toBeDefined();
 
-    const uninstall = await runCli(["uninstall", "claude-code", "--project-dir", project]);
+    const uninstall = await runCli(["uninstall", "claude-code", "--project-dir", project], {
+      env: { HOME: home },
+    });
     expect(uninstall.code).toBe(0);
-    expect(await readFile(settings, "utf8")).not.toContain("hook claude-code");
+    // The settings file was install's own: it goes, with the folder made for it.
+    await expect(readFile(settings, "utf8")).rejects.toThrow(/ENOENT/);
   });
 
   it("installs the OpenCode plugin, pointed at the store --dir names, and removes it", async () => {

@@ -15,6 +15,9 @@ function temp(prefix: string): string {
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
+// Installs keep their ledger in the user's Claude folder: never the real one.
+process.env.HOME = temp("cc-doctor-user-");
+delete process.env.CLAUDE_CONFIG_DIR;
 
 /** A folder with a `claude` that prints the given version, first on PATH. */
 function claudeOnPath(version: string): string {

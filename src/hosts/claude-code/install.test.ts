@@ -10,9 +10,16 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseInstallArgs } from "../../cli/commands/install-claude-code.js";
-import { installClaudeCode, packageRootOf, settingsPath, uninstallClaudeCode } from "./install.js";
+import { installProbe } from "../install-ledger.js";
+import {
+  claudeInstallLedgerPath,
+  installClaudeCode,
+  packageRootOf,
+  settingsPath,
+  uninstallClaudeCode,
+} from "./install.js";
 
 const made: string[] = [];
 /** A temp folder removed when the file's tests end. */
@@ -23,6 +30,13 @@ function temp(prefix: string): string {
 }
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+// Installs keep their ledger in the user's Claude folder: never the real one.
+process.env.HOME = temp("cc-install-home-");
+delete process.env.CLAUDE_CONFIG_DIR;
+afterEach(() => {
+  installProbe.beforeWrite = null;
 });
 
 function project(settings?: unknown) {
@@ -248,6 +262,60 @@ describe("installClaudeCode keeps the user's file", () => {
       out: () => {},
     });
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n");
+  });
+});
+
+describe("install then uninstall gives back every byte", () => {
+  /** The files the ledger (shared by this file's tests) has entries for. */
+  const ledgered = (): string[] => {
+    const path = claudeInstallLedgerPath(process.env);
+    return existsSync(path) ? Object.keys(read(path).files) : [];
+  };
+  const options = (dir: string) => ({ projectDir: dir, claudeVersion: "2.1.332", out: () => {} });
+
+  it("removes a settings file and folder install created, and the ledger once empty", async () => {
+    const dir = project();
+    const lines: string[] = [];
+    await installClaudeCode(options(dir));
+    const path = join(dir, ".claude", "settings.json");
+    expect(ledgered()).toContain(path);
+    await uninstallClaudeCode({ ...options(dir), out: (l) => lines.push(l) });
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    expect(lines.join("\n")).toMatch(/removed .*settings\.json, which install had created/);
+    expect(ledgered()).not.toContain(path);
+  });
+
+  it("restores the exact bytes of a file that held only its own settings, in any layout", async () => {
+    for (const original of ["", "{}", "{ }\r\n", '{"model":"opus"}\n']) {
+      const dir = project();
+      mkdirSync(join(dir, ".claude"));
+      const path = join(dir, ".claude", "settings.json");
+      writeFileSync(path, original);
+      await installClaudeCode(options(dir));
+      await uninstallClaudeCode(options(dir));
+      expect(readFileSync(path, "utf8")).toBe(original);
+    }
+  });
+
+  it("keeps what the user added since, minus our hooks", async () => {
+    const dir = project();
+    await installClaudeCode(options(dir));
+    const path = join(dir, ".claude", "settings.json");
+    writeFileSync(path, JSON.stringify({ ...read(path), model: "opus" }));
+    await uninstallClaudeCode(options(dir));
+    expect(read(path)).toEqual({ model: "opus" });
+  });
+
+  it("a settings write that fails takes the .gitignore line out again and writes nothing", async () => {
+    const dir = project();
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    installProbe.beforeWrite = () => {
+      throw new Error("injected failure");
+    };
+    await expect(installClaudeCode(options(dir))).rejects.toThrow("injected failure");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n");
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    expect(ledgered()).not.toContain(join(dir, ".claude", "settings.json"));
   });
 });
 

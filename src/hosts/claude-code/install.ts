@@ -13,7 +13,8 @@ import {
   versionOf,
 } from "../../hosts/version.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
-import { readJsonFile, writeJsonFile } from "../settings-file.js";
+import { installWithLedger, uninstallWithLedger } from "../install-ledger.js";
+import { readJsonFile } from "../settings-file.js";
 import { hookCommand } from "./command.js";
 import {
   hookSpecsFor,
@@ -82,6 +83,17 @@ export function settingsPath(
   }
   return join(project, ".claude", target === "local" ? "settings.local.json" : "settings.json");
 }
+
+/**
+ * Where install notes each settings file's bytes before it first wrote there,
+ * so that uninstall can restore them exactly (see ../install-ledger.ts): in
+ * Claude Code's user folder, beside the user's settings.
+ */
+export function claudeInstallLedgerPath(env: Record<string, string | undefined>): string {
+  return join(dirname(settingsPath("user", "", env)), "todo-continuation-installs.json");
+}
+
+const settingsOwner = (path: string) => `settings:${resolve(path)}`;
 
 /** The Claude Code version to write for: the one given, else the one on PATH, else null. */
 async function claudeCodeVersion(
@@ -153,12 +165,24 @@ export async function installClaudeCode(
   const file = await readJsonFile(path);
   const merged = mergeHooks(file.value, command, specs, path);
   const changes = [...merged.changes];
-  if (changes.length > 0) await writeJsonFile(file, merged.settings);
-  if (target !== "user" && existsSync(join(project, ".git"))) {
-    if (await ensureGitignored(project, join(project, PROJECT_STORE_FOLDER))) {
-      changes.push(`added ${ignoreLine()} to ${join(project, ".gitignore")}`);
+  // All or nothing: the .gitignore line first, taken out again when the settings cannot be written.
+  const ignored =
+    target !== "user" &&
+    existsSync(join(project, ".git")) &&
+    (await ensureGitignored(project, join(project, PROJECT_STORE_FOLDER)));
+  if (changes.length > 0) {
+    const hadOurs = installedCommand(file.value) !== null;
+    try {
+      await installWithLedger(claudeInstallLedgerPath(env), [
+        { owner: settingsOwner(path), file, value: merged.settings, hadOurs },
+      ]);
+    } catch (error) {
+      if (ignored)
+        await removeGitignored(project, join(project, PROJECT_STORE_FOLDER)).catch(() => false);
+      throw error;
     }
   }
+  if (ignored) changes.push(`added ${ignoreLine()} to ${join(project, ".gitignore")}`);
   if (changes.length === 0) {
     out(`Claude Code hooks already installed in ${path}; nothing changed.`);
   } else {
@@ -193,18 +217,25 @@ export async function installClaudeCode(
 }
 
 /**
- * Removes only our hooks from a settings file (in its own layout) and, for a
- * project, the .gitignore lines the install added; prints what changed.
+ * Removes only our hooks from a settings file and, for a project, the
+ * .gitignore lines the install added; prints what changed. A file install
+ * created goes (with the folders made for it), and one that is as install
+ * left it gets its exact bytes back (from the ledger); a file edited since
+ * keeps the edits, minus our hooks, in its own layout.
  */
 export async function uninstallClaudeCode(
   options: ClaudeCodeInstallOptions = {},
 ): Promise<ClaudeCodeInstallResult> {
-  const { project, target, out, path } = defaults(options);
+  const { env, project, target, out, path } = defaults(options);
   const file = await readJsonFile(path);
   const command = installedCommand(file.value);
   const removed = removeHooks(file.value, path);
   const changes = [...removed.changes];
-  if (changes.length > 0) await writeJsonFile(file, removed.settings);
+  const [action] = await uninstallWithLedger(claudeInstallLedgerPath(env), [
+    { owner: settingsOwner(path), file, value: removed.settings, changed: changes.length > 0 },
+  ]);
+  if (action === "removed") changes.push(`removed ${path}, which install had created`);
+  if (action === "restored") changes.push(`restored ${path} to its bytes before install`);
   if (target !== "user" && (await removeGitignored(project, join(project, PROJECT_STORE_FOLDER)))) {
     changes.push(`removed ${ignoreLine()} from ${join(project, ".gitignore")}`);
   }

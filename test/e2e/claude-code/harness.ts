@@ -149,7 +149,13 @@ export function createProject(
   const report = execFileSync(process.execPath, args, {
     encoding: "utf8",
     timeout: 60_000,
-    env: { ...process.env, PATH: `${dirname(claudeBin(version))}:${process.env.PATH ?? ""}` },
+    // The install's ledger goes to the run's own HOME, never the real one.
+    env: {
+      ...process.env,
+      HOME: home,
+      CLAUDE_CONFIG_DIR: join(home, ".claude"),
+      PATH: `${dirname(claudeBin(version))}:${process.env.PATH ?? ""}`,
+    },
   });
   const hookCommand = /^Hook command: (.*)$/m.exec(report)?.[1];
   if (hookCommand === undefined) throw new Error(`install printed no hook command:\n${report}`);

@@ -85,6 +85,7 @@ describe("committed settings in a clone without node_modules", () => {
     // What a teammate's commit holds: the portable command, but no npm install here yet.
     await installClaudeCode({
       projectDir: project.dir,
+      env: { HOME: project.home },
       packageRoot: join(project.dir, "node_modules", "todo-continuation"),
       claudeVersion: CLAUDE_CODE_VERSION,
       out: () => {},
