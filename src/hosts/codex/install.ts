@@ -131,9 +131,11 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
   const { target, project, userPath, configPath, out, userBefore } = await locate(options, true);
   const command = codexHookCommand(options);
   const configBefore = configPath === userPath ? userBefore : fileBefore(configPath);
-  const hooks = installHooksBlock(await readText(configPath), configPath, command, configBefore);
+  const configOld = await readText(configPath);
+  const hooks = installHooksBlock(configOld, configPath, command, configBefore);
   const sameFile = configPath === userPath;
-  const userText = sameFile ? hooks.text : await readText(userPath);
+  const userOld = await readText(userPath);
+  const userText = sameFile ? hooks.text : userOld;
   // In one file the trust block follows the hooks block, so that file exists by then.
   const trust = installTrustBlock(
     userText,
@@ -142,17 +144,33 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
     hooks.trust,
     sameFile ? { exists: true, folderExists: true } : userBefore,
   );
-  // Both edits are checked before either file is written.
-  if (hooks.changed) await writeTextFile(configPath, hooks.text);
-  if (trust.changed) await writeTextFile(userPath, trust.text);
+  // Both edits are checked before either file is written; then all or nothing.
+  const undo: (() => Promise<unknown>)[] = [];
+  let ignored = false;
+  try {
+    if (hooks.changed) {
+      undo.push(() => putBack(configPath, configOld, configBefore));
+      await writeTextFile(configPath, hooks.text);
+    }
+    if (trust.changed) {
+      undo.push(() => putBack(userPath, userOld, userBefore));
+      await writeTextFile(userPath, trust.text);
+    }
+    if (target === "project" && existsSync(join(project, ".git"))) {
+      ignored = await ensureGitignored(project, join(project, CODEX_PROJECT_STORE_FOLDER));
+    }
+  } catch (error) {
+    for (const step of undo.reverse()) await step().catch(() => undefined);
+    // The Codex home this install made (to name it canonically) goes when nothing is in it.
+    if (!userBefore.folderExists) await rmdir(dirname(userPath)).catch(() => undefined);
+    throw error;
+  }
   const changes = [...hooks.changes];
   if (trust.changed) changes.push(`trusted the ${hooks.trust.length} hooks in ${userPath}`);
-  if (target === "project" && existsSync(join(project, ".git"))) {
-    if (await ensureGitignored(project, join(project, CODEX_PROJECT_STORE_FOLDER))) {
-      changes.push(
-        `added /${CODEX_PROJECT_STORE_FOLDER.split(sep).join("/")}/ to ${join(project, ".gitignore")}`,
-      );
-    }
+  if (ignored) {
+    changes.push(
+      `added /${CODEX_PROJECT_STORE_FOLDER.split(sep).join("/")}/ to ${join(project, ".gitignore")}`,
+    );
   }
   if (changes.length === 0) {
     out(`Codex hooks already installed in ${configPath}; nothing changed.`);
@@ -216,6 +234,19 @@ export async function uninstallCodex(
     for (const change of changes) out(`  ${change}`);
   }
   return { configPath, userConfigPath: userPath, changes, command: "" };
+}
+
+/**
+ * Puts a file back as a failed install found it: its old text, or no file
+ * (and no folder, when the install made that too and it is empty again).
+ */
+async function putBack(path: string, old: string, before: FileBefore): Promise<void> {
+  if (before.exists) {
+    await writeTextFile(path, old);
+    return;
+  }
+  await rm(path, { force: true });
+  if (!before.folderExists) await rmdir(dirname(path)).catch(() => undefined);
 }
 
 /**
