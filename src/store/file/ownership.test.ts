@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
 import { createFileStore } from "./file-store.js";
-import { assertOwnFolder, describeUser } from "./ownership.js";
+import { assertOwnFolder, assertSafeAncestors, describeUser } from "./ownership.js";
 import { ignoreStoreFolder } from "./self-ignore.js";
 
 /** Another user's folders need chown, so these run only as root (as the test machines do). */
@@ -119,5 +119,86 @@ describe("a store folder's mode and owner", () => {
   it("names a user by id and name", () => {
     expect(describeUser(0)).toBe("0 (root)");
     expect(describeUser(987_654)).toBe("987654");
+  });
+});
+
+describe.skipIf(!AS_ROOT)("the folders above a store", () => {
+  /** `<base>/home/<project>/.claude/todo-continuation`, the project owned by `owner`. */
+  function projectStore(owner: number): { home: string; project: string; root: string } {
+    const home = join(base, "home");
+    const project = join(home, "project");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    chownSync(project, owner, owner);
+    return { home, project, root: join(project, ".claude", "todo-continuation") };
+  }
+
+  it("refuses a store below a folder in the home folder that another user owns", () => {
+    const { home, root } = projectStore(OTHER);
+    expect(() => assertSafeAncestors(root, { self: 0, home })).toThrow(
+      /refusing the store folder .*todo-continuation: .*project above it, in your home folder, belongs to user 65534/,
+    );
+  });
+
+  it("refuses it through a symlink too: the real folders are the ones checked", () => {
+    const { home, project } = projectStore(OTHER);
+    const link = join(home, "link");
+    symlinkSync(project, link);
+    expect(() =>
+      assertSafeAncestors(join(link, ".claude", "todo-continuation"), { self: 0, home }),
+    ).toThrow(/project above it, in your home folder, belongs to user 65534/);
+  });
+
+  it("refuses the home folder itself when another user owns it, as ssh does", () => {
+    const home = join(base, "home");
+    mkdirSync(join(home, "project"), { recursive: true });
+    chownSync(home, OTHER, OTHER);
+    expect(() => assertSafeAncestors(join(home, "project", "store"), { self: 0, home })).toThrow(
+      /home above it, in your home folder, belongs to user 65534/,
+    );
+  });
+
+  it("accepts a project outside the home folder that another user owns (they control it anyway)", () => {
+    const { root } = projectStore(OTHER);
+    expect(() =>
+      assertSafeAncestors(root, { self: 0, home: join(base, "elsewhere") }),
+    ).not.toThrow();
+  });
+
+  it("refuses a folder above that every user may write to, anywhere, unless sticky", () => {
+    const { home, project, root } = projectStore(0);
+    chmodSync(project, 0o777);
+    expect(() => assertSafeAncestors(root, { self: 0, home })).toThrow(
+      /every user may write to .*project above it \(mode 777\)/,
+    );
+    expect(() => assertSafeAncestors(root, { self: 0, home: join(base, "elsewhere") })).toThrow(
+      /mode 777/,
+    );
+    chmodSync(project, 0o1777);
+    expect(() => assertSafeAncestors(root, { self: 0, home })).not.toThrow();
+  });
+
+  it("accepts the user's own folders, root's, /tmp above them, and a store not created yet", () => {
+    const { home, root } = projectStore(0);
+    expect(() => assertSafeAncestors(root, { self: 0, home })).not.toThrow();
+    expect(() => assertSafeAncestors(join(root, "a", "b"), { self: 0, home })).not.toThrow();
+    expect(() => assertSafeAncestors(root, { self: undefined, home })).not.toThrow();
+  });
+
+  it("the file store refuses such a store before creating anything in it", async () => {
+    const { home, project, root } = projectStore(OTHER);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const store = createFileStore({ root });
+      await expect(store.transact(TUI, () => ({ todos: LIST, result: null }))).rejects.toThrow(
+        /project above it, in your home folder, belongs to user 65534/,
+      );
+      await store.close();
+      expect(readdirSync(join(project, ".claude"))).toEqual([]);
+      await expect(ignoreStoreFolder(project, root)).rejects.toThrow(/belongs to user 65534/);
+      expect(readdirSync(join(project, ".claude"))).toEqual([]);
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 });

@@ -2,7 +2,7 @@ import { constants, lstatSync, mkdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { assertScope } from "../../core/scope/scope.js";
 import type { Scope } from "../../core/types.js";
-import { assertOwnFolder } from "./ownership.js";
+import { assertOwnFolder, assertSafeAncestors } from "./ownership.js";
 
 /** Sub-folder of the todo folder holding continuation state, logs and locks. */
 export const STATE_FOLDER = ".state";
@@ -124,7 +124,9 @@ export function checkDirs(
   verified: Set<string> = new Set(),
 ): boolean {
   if (!verified.has(todoDir)) {
-    // The store root and its todo folder must be this user's, before anything is read or written.
+    // The store root and its todo folder must be this user's, before anything is read or written,
+    // and no other user may be able to swap the root through a folder above it.
+    assertSafeAncestors(dirname(todoDir));
     assertOwnFolder(dirname(todoDir));
     assertOwnFolder(todoDir);
     try {
