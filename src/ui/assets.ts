@@ -1,3 +1,4 @@
+import { VERIFICATION_CSS } from "./verification.js";
 /**
  * The page's style sheet and script, kept as strings so `tsc` ships them in
  * dist with everything else: no bundler, no framework, no copy step.
@@ -65,7 +66,7 @@ meter { width: 6em; }
 textarea { width: 100%; max-width: 60em; font-family: ui-monospace, monospace; font-size: .9em; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .empty { color: var(--dim); font-style: italic; }
-`;
+${VERIFICATION_CSS}`;
 
 /**
  * Live updates: the server announces changed scopes over Server-Sent Events;
