@@ -125,6 +125,9 @@ async function tryLock(lock: string, staleAfterMs: number, now: number): Promise
   return tryLock(lock, staleAfterMs, now);
 }
 
+/** Projects (cache files) this process has looked at: a watch starts at the second look. */
+const looked = new Set<string>();
+
 /** A cached result, marked as such. */
 function reuse(record: CacheRecord, via: VerifyOutcome["via"]): VerifyOutcome {
   return { result: { ...record.result, cached: true }, ran: false, via };
@@ -150,8 +153,13 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
     return { ...reuse(cached, "witness"), witness: "watch" };
   }
   if (cached?.witness != null) {
-    // The watch starts before the stats: a change after it is an event, one before it a stat.
-    const watch = startWatch(cached.witness, cached.fingerprint);
+    // The watch starts before the stats: a change after it is an event, one
+    // before it a stat. Only from this process's second look at the project:
+    // a hook's process looks once and exits, and would pay for a watch it
+    // never asks.
+    const again = looked.has(files.cache);
+    looked.add(files.cache);
+    const watch = again ? startWatch(cached.witness, cached.fingerprint) : null;
     if (await witnessHolds(cached.witness)) {
       if (watch !== null) keepWatch(files.cache, watch);
       return { ...reuse(cached, "witness"), witness: "stats" };
