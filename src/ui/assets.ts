@@ -1,8 +1,8 @@
-import { VERIFICATION_CSS } from "./verification.js";
 /**
  * The page's style sheet and script, kept as strings so `tsc` ships them in
  * dist with everything else: no bundler, no framework, no copy step.
  */
+import { VERIFICATION_CSS } from "./verification.js";
 
 export const STYLE_CSS: string = `
 :root { color-scheme: light; --fg: #1f2937; --dim: #4b5563; --line: #d1d5db; --accent: #1d4ed8; }
