@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -185,11 +185,35 @@ async function main(): Promise<void> {
 }
 
 async function verifyRows(runs: number): Promise<void> {
-  say("verify: a stop on an unchanged, already verified git tree of 2,000 files...");
-  const samples: number[][] = [];
-  for (let i = 0; i < runs; i++) samples.push(await benchCachedStop(2_000, 30));
-  const row = msRow("verify.cached_stop.overhead_ms", samples);
-  add({ ...row, ...result(atMost(5), row.value as number) });
+  say(
+    `verify: a stop on an unchanged, already verified git tree of 2,000 files (load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")})...`,
+  );
+  // In a long-lived process (OpenCode, pi, the runtime) the watch answers on
+  // Linux; a hook's new process has only the stat witness.
+  const inProcess = process.platform === "linux" ? "watch" : "stats";
+  for (const [name, path, goal] of [
+    ["verify.cached_stop.overhead_ms", inProcess, atMost(5)],
+    ["verify.cached_stop.stats_ms", "stats", null],
+  ] as const) {
+    const samples: number[][] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const out = await benchCachedStop(2_000, 30, path);
+      samples.push(out.samples);
+      cpu.push(out.cpuMs);
+    }
+    const row = msRow(name, samples);
+    add(goal === null ? row : { ...row, ...result(goal, row.value as number) });
+    add({
+      name: name.replace(/_ms$/, "_cpu_ms"),
+      value: round(median(cpu)),
+      unit: "ms",
+      target: null,
+      ok: null,
+    });
+  }
 }
 
 async function nudgeRows(runs: number): Promise<void> {

@@ -48,7 +48,11 @@ import type {
   ToolResult,
   VerifySettings,
 } from "../core/types.js";
-import { verifyProject } from "../verify/verify-project.js";
+import {
+  type VerifyOutcome,
+  type VerifyProjectOptions,
+  verifyProject,
+} from "../verify/verify-project.js";
 import { completeUsage } from "./classify.js";
 
 /** What a scopeless caller (subagent, system task, unknown origin) gets from a todo tool. */
@@ -85,6 +89,11 @@ export interface VerifyOptions {
   cwd: string;
   /** Where results and the shared lock are kept (the store folder, or a cache folder). */
   cacheDir: string;
+  /**
+   * What runs the check: `verifyProject` (the default). A simulation passes
+   * its own, which knows whether the work is really done.
+   */
+  check?: (options: VerifyProjectOptions) => Promise<VerifyOutcome>;
 }
 
 export interface Nudge {
@@ -380,8 +389,8 @@ export class ContinuationRuntime {
         : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
     const { due } = this.#decide(snap, signals, now);
     if (due !== "finished" && due !== "with-nudge") return null;
-    const { settings, cwd, cacheDir } = this.verify;
-    return (await verifyProject({ settings, cwd, cacheDir, now: this.#now })).result;
+    const { settings, cwd, cacheDir, check = verifyProject } = this.verify;
+    return (await check({ settings, cwd, cacheDir, now: this.#now })).result;
   }
 
   /**

@@ -19,6 +19,11 @@ export interface TurnResult {
   redirects?: boolean;
   /** The host compacted the session after this turn (a summary turn follows, nobody's request). */
   compacts?: boolean;
+  /**
+   * Items (by index) marked completed this turn without the work being done.
+   * Every other item that became completed was really done.
+   */
+  fakes?: number[];
 }
 
 export interface TurnContext {
@@ -32,6 +37,12 @@ export interface TurnContext {
   redirected: boolean;
   /** The previous turn ended in a provider error. */
   lastFailed: boolean;
+  /**
+   * The truth the sim keeps and the agent's list may not tell: whether each
+   * item's work (by index) is really done. The project's check passes when
+   * all of it is. An agent that does work it had only claimed sets it here.
+   */
+  work: boolean[];
   random: () => number;
 }
 
@@ -192,6 +203,33 @@ export const BEHAVIOURS: readonly Behaviour[] = [
         return { stopReason: "transient_error", usage: usage(ctx.turn, 0, 2_000) };
       }
       completeNext(ctx.todos, 1);
+      return ended(ctx.turn);
+    },
+  },
+  {
+    name: "false-finisher",
+    description:
+      "marks every item done in its first turn having done the work of one or two; told the check fails, does the work of two more per turn",
+    completable: (total) => total,
+    turn: (ctx) => {
+      if (ctx.turn === 0) {
+        const real = 1 + Math.floor(ctx.random() * 2);
+        const fakes: number[] = [];
+        ctx.todos.forEach((todo, i) => {
+          if (todo.status === "completed" || todo.status === "cancelled") return;
+          todo.status = "completed";
+          if (i >= real) fakes.push(i);
+        });
+        return ended(ctx.turn, { fakes });
+      }
+      // Nudged with the failing check: does the work it had only claimed, two items a turn.
+      let fixed = 0;
+      for (let i = 0; i < ctx.work.length && fixed < 2; i++) {
+        if (!ctx.work[i]) {
+          ctx.work[i] = true;
+          fixed++;
+        }
+      }
       return ended(ctx.turn);
     },
   },

@@ -16,6 +16,7 @@ function table(rows: SimRow[]): string {
     "longest unproductive",
     "nudge tokens",
     "violations",
+    "false finishes missed",
   ];
   const body = rows.map((r) => [
     r.behaviour,
@@ -26,6 +27,7 @@ function table(rows: SimRow[]): string {
     String(r.longestUnproductiveRun),
     String(r.nudgeTokens),
     String(r.violations),
+    r.falseFinishes === 0 ? "-" : `${r.missedFalseFinishes} of ${r.falseFinishes}`,
   ]);
   const lines = [header, header.map(() => "---"), ...body].map(
     (cells) => `| ${cells.join(" | ")} |`,
@@ -94,6 +96,20 @@ async function main(): Promise<void> {
   process.stdout.write(`${table(rows)}\n\n`);
   process.stdout.write("Summary: completion · nudges per run · violations\n\n");
   process.stdout.write(`${pivot(rows)}\n\n`);
+  const finisher = rows.filter((r) => r.behaviour === "false-finisher");
+  if (finisher.length > 0) {
+    process.stdout.write(
+      "False finisher (marks every item done having done one or two; the project's check fails until the work is done):\n\n",
+    );
+    process.stdout.write(
+      `${finisher
+        .map(
+          (r) =>
+            `- ${r.policy}: ${Math.round(r.completion * 100)}% of the work really done, ${r.missedFalseFinishes} of ${r.falseFinishes} false finishes missed, ${r.nudges} nudges per run, ${r.violations} violations`,
+        )
+        .join("\n")}\n\n`,
+    );
+  }
   const kinds = [...new Set(rows.flatMap((r) => r.violationKinds.map((k) => `${r.policy}: ${k}`)))];
   if (kinds.length > 0)
     process.stdout.write(`Violations seen:\n${kinds.map((k) => `- ${k}`).join("\n")}\n\n`);

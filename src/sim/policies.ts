@@ -2,6 +2,7 @@ import { closeInstruction } from "../core/dialects/index.js";
 import { PRESETS } from "../core/engine/presets.js";
 import { estimateTokens, renderNudge } from "../core/nudge/index.js";
 import type {
+  CheckResult,
   HostSignals,
   PresetName,
   Scope,
@@ -126,14 +127,29 @@ export class EnginePolicy implements Policy {
   #runtime: ContinuationRuntime;
   readonly #make: () => ContinuationRuntime;
 
+  /**
+   * With `check`, the runtime has `verify` (when the list is finished), and
+   * `check` stands for the project's command: the sim knows the truth.
+   */
   constructor(
     preset: PresetName,
     readonly store: Store,
     readonly scope: Scope,
     clock: () => number,
+    check?: () => CheckResult,
   ) {
-    this.name = preset;
-    this.#make = () => new ContinuationRuntime({ store, preset, now: clock });
+    this.name = check === undefined ? preset : `${preset}+verify`;
+    const verify =
+      check === undefined
+        ? undefined
+        : {
+            settings: { command: "npm test", timeoutMs: 600_000, when: "finished" as const },
+            cwd: "/sim",
+            cacheDir: "/sim",
+            check: async () => ({ result: check(), ran: true, via: "ran" as const }),
+          };
+    this.#make = () =>
+      new ContinuationRuntime({ store, preset, now: clock, ...(verify ? { verify } : {}) });
     this.#runtime = this.#make();
   }
 

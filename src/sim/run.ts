@@ -1,5 +1,5 @@
 import { resolveScope } from "../core/scope/scope.js";
-import type { PresetName, Scope, Todo, TokenUsage } from "../core/types.js";
+import type { CheckResult, PresetName, Scope, Todo, TokenUsage } from "../core/types.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
 import type { Behaviour } from "./behaviours.js";
 import {
@@ -20,6 +20,7 @@ export const POLICY_NAMES = [
   "omo",
   "pi",
   "default",
+  "default+verify",
 ] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
@@ -41,18 +42,53 @@ export interface RunMetrics {
   violations: number;
   /** What each violation was, for the report. */
   violationKinds: string[];
+  /** The agent marked items done without doing them (1) or not (0). */
+  falseFinishes: number;
+  /** ...and the run ended with the list finished but the work not done (1), or not (0). */
+  missedFalseFinishes: number;
 }
 
-function makePolicy(name: PolicyName, clock: () => number, runIndex: number): Policy {
+function makePolicy(
+  name: PolicyName,
+  clock: () => number,
+  runIndex: number,
+  todos: Todo[],
+  work: boolean[],
+): Policy {
   if (name === "none") return new NoContinuation();
   if (name === "naive") return new NaiveEnforcer();
   if (name === "once-per-cycle") return new OncePerCycle();
   const scope = resolveScope({ kind: "session", host: "sim", sessionId: `run-${runIndex}` });
+  if (name === "default+verify") {
+    return new EnginePolicy("default", new MemoryStore(), scope as Scope, clock, () =>
+      projectCheck(todos, work, clock()),
+    );
+  }
   return new EnginePolicy(name as PresetName, new MemoryStore(), scope as Scope, clock);
 }
 
-function completedCount(todos: Todo[]): number {
-  return todos.filter((t) => t.status === "completed").length;
+/** The project's check as the sim knows it: passes when every item's work is really done. */
+function projectCheck(todos: Todo[], work: boolean[], now: number): CheckResult {
+  const missing = todos.filter((_, i) => !work[i]).map((t) => t.content);
+  return {
+    command: "npm test",
+    status: missing.length === 0 ? "passed" : "failed",
+    exitCode: missing.length === 0 ? 0 : 1,
+    signal: null,
+    startedAt: now,
+    durationMs: 2_000,
+    outputTail:
+      missing.length === 0
+        ? "all tests pass"
+        : `${missing.length} failing:\n${missing.map((m) => `  ✗ ${m}`).join("\n")}`,
+    // The working tree changes exactly when work gets done.
+    tree: work.map((w) => (w ? "1" : "0")).join(""),
+  };
+}
+
+/** Items completed whose work is really done: progress, as the truth sees it. */
+function completedCount(todos: Todo[], work: boolean[]): number {
+  return todos.filter((t, i) => t.status === "completed" && work[i]).length;
 }
 
 /** The list as far as "did the agent touch it" goes: every item's text and status. */
@@ -80,7 +116,8 @@ export async function simulateRun(
     status: i === 0 ? "in_progress" : "pending",
   }));
   let now = 1_700_000_000_000;
-  const policy = makePolicy(policyName, () => now, runIndex);
+  const work: boolean[] = todos.map(() => false);
+  const policy = makePolicy(policyName, () => now, runIndex, todos, work);
   const m: RunMetrics = {
     completed: 0,
     completable: behaviour.completable(total),
@@ -90,6 +127,8 @@ export async function simulateRun(
     nudgeTokens: 0,
     violations: 0,
     violationKinds: [],
+    falseFinishes: 0,
+    missedFalseFinishes: 0,
   };
   let userAborted = false;
   /** The list as it stood when the user redirected the agent, until the agent touches it. */
@@ -110,13 +149,21 @@ export async function simulateRun(
   /** Runs one agent turn; returns true when the process crashed at its end. */
   const runTurn = async (turn: number, injectedTurn: boolean): Promise<boolean> => {
     let injected = injectedTurn;
+    const before = todos.map((t) => t.status);
     const result = behaviour.turn({
       todos,
       turn,
       backgroundRunning: now < backgroundUntil,
       redirected,
       lastFailed,
+      work,
       random,
+    });
+    // An item that became completed was really done, unless the agent only claimed it.
+    const fakes = new Set(result.fakes ?? []);
+    if (fakes.size > 0) m.falseFinishes = 1;
+    todos.forEach((t, i) => {
+      if (t.status === "completed" && before[i] !== "completed" && !fakes.has(i)) work[i] = true;
     });
     now += TURN_MS;
     lastFailed = result.stopReason === "transient_error" || result.stopReason === "error";
@@ -141,7 +188,7 @@ export async function simulateRun(
 
   await policy.userTurn(todos);
   let crashed = await runTurn(0, false);
-  bestCompleted = completedCount(todos);
+  bestCompleted = completedCount(todos, work);
   let turn = 1;
   for (let step = 0; step < MAX_STEPS; step++) {
     if (crashed) {
@@ -154,7 +201,7 @@ export async function simulateRun(
         m.nudgeTokens += doubled;
       }
       crashed = await runTurn(turn++, false);
-      bestCompleted = Math.max(bestCompleted, completedCount(todos));
+      bestCompleted = Math.max(bestCompleted, completedCount(todos, work));
       continue;
     }
     const background = now < backgroundUntil;
@@ -182,7 +229,7 @@ export async function simulateRun(
     if (asking) violate("nudged while a question to the user was pending");
     if (background) violate("nudged while background work ran");
     crashed = await runTurn(turn++, true);
-    const completed = completedCount(todos);
+    const completed = completedCount(todos, work);
     if (completed > bestCompleted) {
       bestCompleted = completed;
       unproductive = 0;
@@ -193,6 +240,8 @@ export async function simulateRun(
     }
     if (step === MAX_STEPS - 1) violate(`still nudging after ${MAX_STEPS} steps (runaway)`);
   }
-  m.completed = Math.min(m.completable, completedCount(todos));
+  m.completed = Math.min(m.completable, completedCount(todos, work));
+  const listFinished = todos.every((t) => t.status === "completed" || t.status === "cancelled");
+  if (m.falseFinishes > 0 && listFinished && work.some((w) => !w)) m.missedFalseFinishes = 1;
   return m;
 }

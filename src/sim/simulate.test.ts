@@ -51,4 +51,28 @@ describe("policy simulation", () => {
     expect(row("compacting-worker", "typeclaw")?.nudges).toBeLessThanOrEqual(3);
     expect(row("compacting-worker", "default")).toMatchObject({ completion: 1, violations: 0 });
   });
+
+  it("a false finisher: with verify every false finish is caught and the work done; without, it stops early", async () => {
+    const rows = await simulate({
+      seed: 11,
+      runs: 6,
+      behaviours: BEHAVIOURS.filter((b) => b.name === "false-finisher"),
+      policies: ["none", "naive", "default", "default+verify"],
+    });
+    const row = (p: string) => rows.find((r) => r.policy === p);
+    for (const p of ["none", "naive", "default"]) {
+      // Every item marked done, the check never asked: the work is left undone.
+      expect(row(p)).toMatchObject({ falseFinishes: 6, missedFalseFinishes: 6, nudges: 0 });
+      expect(row(p)?.completion).toBeLessThan(0.5);
+    }
+    expect(row("default+verify")).toMatchObject({
+      falseFinishes: 6,
+      missedFalseFinishes: 0,
+      completion: 1,
+      violations: 0,
+    });
+    expect(row("default+verify")?.nudges).toBeGreaterThan(0);
+    const targets = checkTargets(rows).filter((c) => c.name.includes("false-finisher with verify"));
+    expect(targets.map((c) => c.ok)).toEqual([true, true]);
+  });
 });

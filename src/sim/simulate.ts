@@ -21,6 +21,10 @@ export interface SimRow {
   /** Worst run's wasted nudges (the per-episode figure the targets speak of). */
   maxWastedNudges: number;
   violationKinds: string[];
+  /** Runs in which the agent marked items done without doing them. */
+  falseFinishes: number;
+  /** ...of which the run ended with the list finished and the work not done. */
+  missedFalseFinishes: number;
 }
 
 export interface SimOptions {
@@ -46,6 +50,8 @@ export async function simulate(options: SimOptions): Promise<SimRow[]> {
       let longest = 0;
       let tokens = 0;
       let violations = 0;
+      let falseFinishes = 0;
+      let missed = 0;
       const kinds = new Set<string>();
       for (let r = 0; r < options.runs; r++) {
         // The same seed per (behaviour, run) for every policy: they face identical agents.
@@ -59,6 +65,8 @@ export async function simulate(options: SimOptions): Promise<SimRow[]> {
         longest = Math.max(longest, m.longestUnproductiveRun);
         tokens += m.nudgeTokens;
         violations += m.violations;
+        falseFinishes += m.falseFinishes;
+        missed += m.missedFalseFinishes;
         for (const kind of m.violationKinds) kinds.add(kind);
       }
       rows.push({
@@ -73,6 +81,8 @@ export async function simulate(options: SimOptions): Promise<SimRow[]> {
         completable,
         maxWastedNudges: maxWasted,
         violationKinds: [...kinds],
+        falseFinishes,
+        missedFalseFinishes: missed,
       });
     }
   }
@@ -127,10 +137,24 @@ export function checkTargets(rows: SimRow[]): TargetCheck[] {
       detail: early === 0 ? "none" : "nudged",
     });
   }
-  const defaults = rows.filter((r) => r.policy === "default");
+  const finisher = of("false-finisher", "default+verify");
+  if (finisher) {
+    const caught = finisher.falseFinishes - finisher.missedFalseFinishes;
+    checks.push({
+      name: "false-finisher with verify: 100% of false finishes caught, the work done",
+      ok: finisher.missedFalseFinishes === 0 && finisher.completion === 1,
+      detail: `${caught} of ${finisher.falseFinishes} caught, ${Math.round(finisher.completion * 100)}% really done`,
+    });
+    checks.push({
+      name: "false-finisher with verify: 0 violations, within the nudge budget",
+      ok: finisher.violations === 0,
+      detail: `${finisher.violations} violations, ${finisher.nudges} nudges per run`,
+    });
+  }
+  const defaults = rows.filter((r) => r.policy === "default" || r.policy === "default+verify");
   const violations = defaults.reduce((s, r) => s + r.violations, 0);
   checks.push({ name: "0 violations", ok: violations === 0, detail: String(violations) });
-  for (const row of defaults) {
+  for (const row of defaults.filter((r) => r.policy === "default")) {
     const baselines = rows.filter(
       (r) =>
         r.behaviour === row.behaviour && ["none", "naive", "once-per-cycle"].includes(r.policy),

@@ -2,6 +2,7 @@
  * The page's style sheet and script, kept as strings so `tsc` ships them in
  * dist with everything else: no bundler, no framework, no copy step.
  */
+import { VERIFICATION_CSS } from "./verification.js";
 
 export const STYLE_CSS: string = `
 :root { color-scheme: light; --fg: #1f2937; --dim: #4b5563; --line: #d1d5db; --accent: #1d4ed8; }
@@ -65,7 +66,7 @@ meter { width: 6em; }
 textarea { width: 100%; max-width: 60em; font-family: ui-monospace, monospace; font-size: .9em; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .empty { color: var(--dim); font-style: italic; }
-`;
+${VERIFICATION_CSS}`;
 
 /**
  * Live updates: the server announces changed scopes over Server-Sent Events;

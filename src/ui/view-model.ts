@@ -11,6 +11,7 @@ import type {
   StoreProblem,
   TodoSummary,
 } from "../core/types.js";
+import { type VerificationView, verificationView } from "./verification.js";
 
 /**
  * What the dashboard shows of each scope, computed once per change and shared
@@ -100,6 +101,8 @@ export interface OverviewRow {
   episodeId: string | null;
   last: LastDecisionView | null;
   problem: ScopeProblem | null;
+  /** The project's check as last run for this scope; null: never; absent: unknown (unreadable). */
+  verify?: VerificationView | null;
   /** Lower-cased text the filter box searches. */
   search: string;
 }
@@ -232,6 +235,7 @@ export function overviewRow(input: {
         ? null
         : { at: last.at, action: last.action, reason: last.reason, words: lastDecisionWords(last) },
     problem,
+    verify: verificationView(snapshot.state, summary),
     search: searchText([scope.key, label, host, STATE_WORDS[state], problem?.message]),
   };
 }

@@ -13,8 +13,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo } from "./test-support/repo.js";
-import { treeSnapshot } from "./tree.js";
+import { treeSnapshot, witnessHolds } from "./tree.js";
 import { verifyProject } from "./verify-project.js";
+import { setWatching } from "./watch.js";
 
 let repo: string;
 let scratch: string;
@@ -91,23 +92,23 @@ describe("verifyProject on a real git repository of 2,000 files", () => {
     expect(runs(counter)).toBe(1);
   });
 
-  it("a commit changes the fingerprint (HEAD is part of it)", () => {
-    const before = treeSnapshot(repo).fingerprint;
+  it("a commit changes the fingerprint (HEAD is part of it)", async () => {
+    const before = (await treeSnapshot(repo)).fingerprint;
     execFileSync(
       "git",
       ["-c", "user.email=t@e", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "e"],
       { cwd: repo },
     );
-    expect(treeSnapshot(repo).fingerprint).not.toBe(before);
+    expect((await treeSnapshot(repo)).fingerprint).not.toBe(before);
   });
 
-  it("ignored files do not count; new untracked files do", () => {
-    const before = treeSnapshot(repo).fingerprint;
+  it("ignored files do not count; new untracked files do", async () => {
+    const before = (await treeSnapshot(repo)).fingerprint;
     mkdirSync(join(repo, "ignored"), { recursive: true });
     writeFileSync(join(repo, "ignored", "out.log"), "x");
-    expect(treeSnapshot(repo).fingerprint).toBe(before);
+    expect((await treeSnapshot(repo)).fingerprint).toBe(before);
     writeFileSync(join(repo, "new.txt"), "x");
-    expect(treeSnapshot(repo).fingerprint).not.toBe(before);
+    expect((await treeSnapshot(repo)).fingerprint).not.toBe(before);
     rmSync(join(repo, "new.txt"));
   });
 
@@ -132,7 +133,7 @@ describe("outside git: a bounded walk", () => {
     const cacheDir = mkdtempSync(join(scratch, "cache-"));
     const counter = join(scratch, "count-d");
     const opts = { settings: countingCheck(counter), cwd: plain, cacheDir };
-    expect(treeSnapshot(plain).kind).toBe("walk");
+    expect((await treeSnapshot(plain)).kind).toBe("walk");
     await verifyProject(opts);
     expect((await verifyProject(opts)).via).toBe("fingerprint");
     writeFileSync(join(plain, "b.txt"), "b");
@@ -141,46 +142,188 @@ describe("outside git: a bounded walk", () => {
   });
 });
 
-describe("property: no second run on an unchanged tree, always a run on a changed one", () => {
-  it("over random edits, touches and checks", async () => {
-    const small = makeRepo(20, "tc-verify-prop-");
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.constantFrom("edit", "touch", "add", "remove-added", "check"), {
-            minLength: 1,
-            maxLength: 8,
-          }),
-          async (ops) => {
+/** One random change to the tree (or none: "check"); a stop follows each. */
+type Op =
+  | "edit"
+  | "same-size-edit"
+  | "touch"
+  | "add"
+  | "add-nested"
+  | "delete-tracked"
+  | "stage"
+  | "commit"
+  | "remove-added"
+  | "ignored"
+  | "check";
+
+function apply(root: string, op: Op, n: number): void {
+  const gitIn = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=t@e", "-c", "user.name=t", ...args], {
+      cwd: root,
+      stdio: "ignore",
+    });
+  const d1 = join(root, "d1", "f1.txt");
+  if (op === "edit") appendFileSync(d1, `${n}\n`);
+  // Same length, new bytes: only the times tell.
+  if (op === "same-size-edit") {
+    const text = readFileSync(d1, "utf8");
+    writeFileSync(d1, `${text.slice(0, -2)}${n % 10}\n`);
+  }
+  if (op === "touch") {
+    const t = new Date(Date.now() + n * 1_000);
+    utimesSync(join(root, "d2", "f2.txt"), t, t);
+  }
+  if (op === "add") writeFileSync(join(root, `extra-${n}.txt`), "x");
+  if (op === "add-nested") {
+    mkdirSync(join(root, `new-${n}`, "deep"), { recursive: true });
+    writeFileSync(join(root, `new-${n}`, "deep", "f.txt"), "x");
+  }
+  if (op === "delete-tracked") rmSync(join(root, "d3", "f3.txt"), { force: true });
+  if (op === "stage") gitIn("add", "-A");
+  if (op === "commit") gitIn("commit", "-q", "--allow-empty", "-am", `c${n}`);
+  if (op === "remove-added") {
+    execFileSync("git", ["clean", "-qfdx", "-e", "ignored"], { cwd: root });
+    execFileSync("git", ["checkout", "-q", "--", "."], { cwd: root });
+  }
+  if (op === "ignored") {
+    mkdirSync(join(root, "ignored"), { recursive: true });
+    writeFileSync(join(root, "ignored", `out-${n}.log`), "x");
+  }
+}
+
+const ops = fc.array(
+  fc.constantFrom<Op>(
+    "edit",
+    "same-size-edit",
+    "touch",
+    "add",
+    "add-nested",
+    "delete-tracked",
+    "stage",
+    "commit",
+    "remove-added",
+    "ignored",
+    "check",
+  ),
+  { minLength: 1, maxLength: 10 },
+);
+
+describe.each([
+  ["with the watch", true],
+  ["with stats alone", false],
+])(
+  "property (%s): no second run on an unchanged tree, always a run on a changed one",
+  (_name, watching) => {
+    it("over random edits, touches, commits and checks", async () => {
+      setWatching(watching);
+      const small = makeRepo(20, "tc-verify-prop-");
+      let watched = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(ops, async (sequence) => {
             const cacheDir = mkdtempSync(join(scratch, "pcache-"));
             const counter = join(cacheDir, "count");
             const opts = { settings: countingCheck(counter), cwd: small, cacheDir };
             let lastChecked: string | null = null;
             let n = 0;
-            for (const op of ops) {
+            for (const op of sequence) {
               n += 1;
-              if (op === "edit") appendFileSync(join(small, "d1", "f1.txt"), `${n}\n`);
-              if (op === "touch") {
-                const t = new Date(Date.now() + n * 1_000);
-                utimesSync(join(small, "d2", "f2.txt"), t, t);
+              apply(small, op, n);
+              // Twice: the second look is the one a watch answers.
+              for (let look = 0; look < 2; look++) {
+                const tree = (await treeSnapshot(small)).fingerprint;
+                const before = runs(counter);
+                const out = await verifyProject(opts);
+                expect(runs(counter) - before).toBe(tree === lastChecked ? 0 : 1);
+                expect(out.result.tree).toBe(tree);
+                if (out.witness === "watch") watched += 1;
+                lastChecked = tree;
               }
-              if (op === "add") writeFileSync(join(small, `extra-${n}.txt`), "x");
-              if (op === "remove-added")
-                execFileSync("git", ["clean", "-qfx", "-e", "ignored"], { cwd: small });
-              if (op !== "check") continue;
-              const tree = treeSnapshot(small).fingerprint;
-              const before = runs(counter);
-              const out = await verifyProject(opts);
-              expect(runs(counter) - before).toBe(tree === lastChecked ? 0 : 1);
-              expect(out.result.tree).toBe(tree);
-              lastChecked = tree;
             }
-          },
-        ),
-        { numRuns: 25 },
-      );
+          }),
+          { numRuns: 10 },
+        );
+        // The watch answered some stops (Linux), and never when it was off.
+        if (!watching || process.platform !== "linux") expect(watched).toBe(0);
+        else expect(watched).toBeGreaterThan(0);
+      } finally {
+        setWatching(true);
+        rmSync(small, { recursive: true, force: true });
+      }
+    });
+  },
+);
+
+describe("the watch (Linux)", () => {
+  it.runIf(process.platform === "linux")(
+    "answers from the fourth stop; any edit after it sends the stop back to the stats",
+    async () => {
+      const cacheDir = mkdtempSync(join(scratch, "cache-"));
+      const counter = join(scratch, "count-w");
+      const opts = { settings: countingCheck(counter), cwd: repo, cacheDir };
+      expect((await verifyProject(opts)).via).toBe("ran");
+      // The first look of this process stats the files; the second starts a watch; the third asks it.
+      expect(await verifyProject(opts)).toMatchObject({ via: "witness", witness: "stats" });
+      expect(await verifyProject(opts)).toMatchObject({ via: "witness", witness: "stats" });
+      expect(await verifyProject(opts)).toMatchObject({ via: "witness", witness: "watch" });
+      // Same size, same second: only the watch's event (or the ctime) tells.
+      const file = join(repo, "d7", "f7.txt");
+      const text = readFileSync(file, "utf8");
+      writeFileSync(file, text.replace("7", "8"));
+      const after = await verifyProject(opts);
+      expect(after.ran).toBe(true);
+      writeFileSync(file, text);
+      expect((await verifyProject(opts)).ran).toBe(true);
+      expect(runs(counter)).toBe(3);
+    },
+  );
+});
+
+describe("the event loop keeps turning", () => {
+  /** Counts interval ticks and the longest gap between them while `work` runs. */
+  async function ticksDuring(work: () => Promise<unknown>) {
+    let ticks = 0;
+    let last = performance.now();
+    let longest = 0;
+    const timer = setInterval(() => {
+      const t = performance.now();
+      longest = Math.max(longest, t - last);
+      last = t;
+      ticks += 1;
+    }, 1);
+    const t0 = performance.now();
+    try {
+      await work();
     } finally {
-      rmSync(small, { recursive: true, force: true });
+      clearInterval(timer);
     }
+    return { ticks, longest, took: performance.now() - t0 };
+  }
+
+  it("while a 2,000-file tree is fingerprinted and its witness stat-checked", async () => {
+    const snap = await ticksDuring(() => treeSnapshot(repo));
+    expect(snap.ticks).toBeGreaterThan(2);
+    expect(snap.longest).toBeLessThan(snap.took);
+    const witness = (await treeSnapshot(repo)).witness;
+    expect(witness).not.toBeNull();
+    if (witness === null) return;
+    // 2,000 stats in slices: the loop gets a turn between slices.
+    const big = { ...witness, paths: [...witness.paths, ...witness.paths, ...witness.paths] };
+    const stats = await ticksDuring(() => witnessHolds(big));
+    expect(stats.ticks).toBeGreaterThan(2);
+  });
+
+  it("while a session waits for another session's lock", async () => {
+    const cacheDir = mkdtempSync(join(scratch, "cache-"));
+    const counter = join(scratch, "count-l");
+    const settings = { ...countingCheck(counter), command: `sleep 0.6; echo run >> ${counter}` };
+    const first = verifyProject({ settings, cwd: repo, cacheDir });
+    await new Promise((r) => setTimeout(r, 150));
+    const waiting = await ticksDuring(() => verifyProject({ settings, cwd: repo, cacheDir }));
+    const [a] = await Promise.all([first]);
+    expect(a.via).toBe("ran");
+    expect(runs(counter)).toBe(1);
+    expect(waiting.took).toBeGreaterThan(100);
+    expect(waiting.ticks).toBeGreaterThan(10);
   });
 });

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseCheckResult } from "../core/engine/state.js";
 import type { CheckResult, VerifySettings } from "../core/types.js";
 import { runCheck } from "./run-check.js";
 import { type TreeSnapshot, treeSnapshot, type Witness, witnessHolds } from "./tree.js";
+import { keepWatch, startWatch, watchHolds } from "./watch.js";
 
 /** How often a session waiting on another's run looks for its result. */
 const POLL_MS = 100;
@@ -36,6 +38,12 @@ export interface VerifyOutcome {
   ran: boolean;
   /** `witness`: the stats matched, git was not started. */
   via: "ran" | "witness" | "fingerprint" | "shared";
+  /**
+   * On the `witness` path, what vouched for the tree: a watch on its folders
+   * kept by this process since the last look (`watch`), or a stat of every
+   * file (`stats`).
+   */
+  witness?: "watch" | "stats";
 }
 
 function paths(cacheDir: string, cwd: string, command: string) {
@@ -47,9 +55,9 @@ function paths(cacheDir: string, cwd: string, command: string) {
   return { dir, cache: join(dir, `${key}.json`), lock: join(dir, `${key}.lock`) };
 }
 
-function readCache(path: string, cwd: string, command: string): CacheRecord | null {
+async function readCache(path: string, cwd: string, command: string): Promise<CacheRecord | null> {
   try {
-    const raw = JSON.parse(readFileSync(path, "utf8")) as Partial<CacheRecord>;
+    const raw = JSON.parse(await readFile(path, "utf8")) as Partial<CacheRecord>;
     const result = parseCheckResult(raw.result);
     if (
       raw.version !== 1 ||
@@ -65,7 +73,8 @@ function readCache(path: string, cwd: string, command: string): CacheRecord | nu
       w != null &&
       typeof w.root === "string" &&
       Array.isArray(w.paths) &&
-      typeof w.statHash === "string"
+      typeof w.statHash === "string" &&
+      (w.own === undefined || typeof w.own === "number")
         ? w
         : null;
     return { version: 1, cwd: raw.cwd, command, fingerprint: raw.fingerprint, witness, result };
@@ -75,15 +84,18 @@ function readCache(path: string, cwd: string, command: string): CacheRecord | nu
   }
 }
 
-function writeCache(path: string, record: CacheRecord): void {
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, JSON.stringify(record));
-  renameSync(tmp, path);
+let tmpSerial = 0;
+
+async function writeCache(path: string, record: CacheRecord): Promise<void> {
+  tmpSerial += 1;
+  const tmp = `${path}.${process.pid}.${Date.now()}.${tmpSerial}.tmp`;
+  await writeFile(tmp, JSON.stringify(record));
+  await rename(tmp, path);
 }
 
-function tryLock(lock: string, staleAfterMs: number, now: number): boolean {
+async function tryLock(lock: string, staleAfterMs: number, now: number): Promise<boolean> {
   try {
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, at: now }), { flag: "wx" });
+    await writeFile(lock, JSON.stringify({ pid: process.pid, at: now }), { flag: "wx" });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -91,7 +103,7 @@ function tryLock(lock: string, staleAfterMs: number, now: number): boolean {
   // Held: abandoned when its holder is gone or it is older than any run could be.
   let holder: { pid?: unknown; at?: unknown } = {};
   try {
-    holder = JSON.parse(readFileSync(lock, "utf8")) as typeof holder;
+    holder = JSON.parse(await readFile(lock, "utf8")) as typeof holder;
   } catch {
     // Half-written: judge by its age alone.
   }
@@ -99,7 +111,7 @@ function tryLock(lock: string, staleAfterMs: number, now: number): boolean {
     now -
     (typeof holder.at === "number"
       ? holder.at
-      : (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+      : ((await stat(lock).catch(() => null))?.mtimeMs ?? 0));
   let alive = true;
   if (typeof holder.pid === "number") {
     try {
@@ -109,48 +121,71 @@ function tryLock(lock: string, staleAfterMs: number, now: number): boolean {
     }
   }
   if (alive && age < staleAfterMs) return false;
-  rmSync(lock, { force: true });
+  await rm(lock, { force: true });
   return tryLock(lock, staleAfterMs, now);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Projects (cache files) this process has looked at: a watch starts at the second look. */
+const looked = new Set<string>();
+
+/** A cached result, marked as such. */
+function reuse(record: CacheRecord, via: VerifyOutcome["via"]): VerifyOutcome {
+  return { result: { ...record.result, cached: true }, ran: false, via };
+}
 
 /**
  * The check's result for the tree as it is now. An unchanged tree is never
- * checked twice: first the witness (a stat of every file git sees, no git
- * started), then the full fingerprint, against the result kept in
- * `cacheDir`. A changed tree is always checked. Sessions finishing in the
+ * checked twice: first a watch this process keeps on the tree's folders
+ * (Linux, local file systems), then the witness (a stat of every file git
+ * sees, no git started), then the full fingerprint, against the result kept
+ * in `cacheDir`. A changed tree is always checked. Sessions finishing in the
  * same project at once share one run: the first takes a lock file, the
- * others wait for its result.
+ * others wait for its result. Nothing here blocks the event loop for long:
+ * git runs as a child process, files are read asynchronously, stats go in
+ * slices with a turn of the loop between them, and waits are timers.
  */
 export async function verifyProject(options: VerifyProjectOptions): Promise<VerifyOutcome> {
   const { settings, cwd, cacheDir } = options;
   const now = options.now ?? Date.now;
   const files = paths(cacheDir, cwd, settings.command);
-  const cached = readCache(files.cache, cwd, settings.command);
-  if (cached?.witness != null && witnessHolds(cached.witness)) {
-    return { result: { ...cached.result, cached: true }, ran: false, via: "witness" };
+  const cached = await readCache(files.cache, cwd, settings.command);
+  if (cached !== null && (await watchHolds(files.cache, cached.fingerprint))) {
+    return { ...reuse(cached, "witness"), witness: "watch" };
   }
-  const snapshot: TreeSnapshot = treeSnapshot(cwd);
+  if (cached?.witness != null) {
+    // The watch starts before the stats: a change after it is an event, one
+    // before it a stat. Only from this process's second look at the project:
+    // a hook's process looks once and exits, and would pay for a watch it
+    // never asks.
+    const again = looked.has(files.cache);
+    looked.add(files.cache);
+    const watch = again ? startWatch(cached.witness, cached.fingerprint) : null;
+    if (await witnessHolds(cached.witness)) {
+      if (watch !== null) keepWatch(files.cache, watch);
+      return { ...reuse(cached, "witness"), witness: "stats" };
+    }
+    watch?.close();
+  }
+  const snapshot: TreeSnapshot = await treeSnapshot(cwd);
   if (cached !== null && cached.fingerprint === snapshot.fingerprint) {
     // Same tree, new stats (a touched file): keep the result, refresh the witness.
-    writeCache(files.cache, { ...cached, witness: snapshot.witness });
-    return { result: { ...cached.result, cached: true }, ran: false, via: "fingerprint" };
+    await writeCache(files.cache, { ...cached, witness: snapshot.witness });
+    return reuse(cached, "fingerprint");
   }
-  mkdirSync(files.dir, { recursive: true });
+  await mkdir(files.dir, { recursive: true });
   const staleAfter = settings.timeoutMs + LOCK_GRACE_MS;
   const waitUntil = now() + staleAfter;
   let waited = false;
-  while (!tryLock(files.lock, staleAfter, now())) {
+  while (!(await tryLock(files.lock, staleAfter, now()))) {
     waited = true;
     if (now() > waitUntil) break;
     await sleep(POLL_MS);
   }
   try {
     if (waited) {
-      const shared = readCache(files.cache, cwd, settings.command);
+      const shared = await readCache(files.cache, cwd, settings.command);
       if (shared !== null && shared.fingerprint === snapshot.fingerprint) {
-        return { result: { ...shared.result, cached: true }, ran: false, via: "shared" };
+        return reuse(shared, "shared");
       }
     }
     const run = await runCheck({
@@ -161,7 +196,7 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
       now,
     });
     const result: CheckResult = { ...run, tree: snapshot.fingerprint };
-    writeCache(files.cache, {
+    await writeCache(files.cache, {
       version: 1,
       cwd: resolve(cwd),
       command: settings.command,
@@ -171,6 +206,6 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
     });
     return { result, ran: true, via: "ran" };
   } finally {
-    rmSync(files.lock, { force: true });
+    await rm(files.lock, { force: true });
   }
 }

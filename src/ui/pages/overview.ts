@@ -1,6 +1,7 @@
 import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
 import { type Html, html, raw } from "../html.js";
 import { type OverviewQuery, SORT_KEYS, selectRows } from "../query.js";
+import { verifyBadge } from "../verification.js";
 import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
 
@@ -63,7 +64,7 @@ function rowCells(ctx: PageContext, row: OverviewRow): Html {
 <td class="num">${row.counts.open}</td>
 <td class="num">${row.counts.blocked}</td>
 <td class="num">${row.counts.done}</td>
-<td><span class="state state-${row.state}">${row.stateWords}</span></td>
+<td><span class="state state-${row.state}">${row.stateWords}</span>${verifyBadge(row.verify)}</td>
 <td>${budgetMeters(row.budgets)}</td>
 `;
 }

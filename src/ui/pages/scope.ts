@@ -3,6 +3,7 @@ import { phaseTree } from "../../core/dialects/phases.js";
 import { formatTimestamp } from "../../core/explain/numbers.js";
 import type { DecisionLogEntry, Todo, TodoList } from "../../core/types.js";
 import { type Html, html } from "../html.js";
+import { verificationSection } from "../verification.js";
 import { lastDecisionWords, type OverviewRow } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
 import { budgetMeters } from "./overview.js";
@@ -30,6 +31,8 @@ export interface ScopePageData {
   markdown: string;
   log: DecisionLogEntry[];
   why: WhyText | null;
+  /** The time "ago" is counted from; now by default. */
+  now?: number;
 }
 
 /** A message above the page: the outcome of an action, or why it was refused. */
@@ -105,6 +108,7 @@ ${
 ${data.why.nudge === null ? "" : html`<details><summary>The nudge it would send</summary><pre class="nudge">${data.why.nudge}</pre></details>`}
 </section>`
 }
+${verificationSection(row.verify, data.now ?? Date.now())}
 <section aria-labelledby="budget-h"><h2 id="budget-h">Budgets of the open episode</h2>
 ${row.episodeId === null ? html`<p class="dim">No episode is open.</p>` : budgetMeters(row.budgets, true)}
 </section>
