@@ -13,6 +13,7 @@ import {
   versionOf,
 } from "../../hosts/version.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
+import { stopTimeoutForInstall } from "../hook-timeout.js";
 import { readJsonFile, writeJsonFile } from "../settings-file.js";
 import { hookCommand } from "./command.js";
 import {
@@ -142,6 +143,8 @@ export async function installClaudeCode(
     );
   }
   const { specs, left } = hookSpecsFor(version);
+  // A project check runs inside the Stop hook: its timeout covers it (refused when Claude Code cannot wait).
+  const stopTimeout = stopTimeoutForInstall("claude-code", project, env);
   const { command, portable } = hookCommand({
     projectDir: project,
     packageRoot: options.packageRoot ?? packageRootOf(),
@@ -151,7 +154,7 @@ export async function installClaudeCode(
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
   });
   const file = await readJsonFile(path);
-  const merged = mergeHooks(file.value, command, specs, path);
+  const merged = mergeHooks(file.value, command, specs, path, stopTimeout.value);
   const changes = [...merged.changes];
   if (changes.length > 0) await writeJsonFile(file, merged.settings);
   if (target !== "user" && existsSync(join(project, ".git"))) {
@@ -177,6 +180,7 @@ export async function installClaudeCode(
     );
   }
   out(`Hook command: ${command}`);
+  out(stopTimeout.line);
   if (!portable && target === "project") {
     out(
       "Note: this command names paths on this machine. Add todo-continuation to the project's " +
