@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findProjectConfig } from "../../../src/config/load.js";
@@ -122,6 +123,7 @@ describe("Claude Code with a project verify", () => {
 
   it("host limit: a Stop hook past its timeout is abandoned and the stop goes ahead", async () => {
     // Measures Claude Code itself: a hook that would block after 20 s, given 2 s.
+    const marker = join(tmpdir(), `tc-slow-hook-${process.pid}-${Date.now()}`);
     const slow = JSON.stringify({
       hooks: {
         Stop: [
@@ -129,7 +131,7 @@ describe("Claude Code with a project verify", () => {
             hooks: [
               {
                 type: "command",
-                command: `sleep 20; echo '{"decision":"block","reason":"late"}'`,
+                command: `touch ${marker}; sleep 20; echo '{"decision":"block","reason":"late"}'`,
                 timeout: 2,
               },
             ],
@@ -148,6 +150,9 @@ describe("Claude Code with a project verify", () => {
     expect(run.code).toBe(0);
     expect(model.turns()).toHaveLength(1);
     expect(resultOf(run)?.result).toBe("Done.");
+    // The hook did run, and the run did not wait for it.
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker, { force: true });
     expect(took).toBeLessThan(15_000);
     process.stderr.write(
       `claude-code stop hook with timeout 2 s and a 20 s command: run took ${took} ms\n`,

@@ -1,6 +1,7 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { codexHookHash, codexHookKey } from "../../../src/hosts/codex/trust.js";
 import {
   callReply,
   hookPrompts,
@@ -69,5 +70,39 @@ describe("Codex CLI with a project verify", () => {
     expect(existsSync(join(w.project, "ran.txt"))).toBe(false);
     const log = await w.log(run.sessionId as string);
     expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
+  });
+
+  it("host limit: a Stop hook past its timeout is killed and the stop goes ahead", async () => {
+    // Measures Codex itself: a trusted user-level Stop hook that would block after 20 s, given 2 s.
+    const w = await codexWorld(() => textReply("Done."));
+    worlds.push(w);
+    // The marker proves Codex ran the hook (an untrusted hook would be skipped).
+    const marker = join(w.project, "slow-hook-started");
+    const command = `touch ${marker}; sleep 20; echo '{"decision":"block","reason":"late"}'`;
+    const hook = { event: "Stop" as const, command, timeout: 2 };
+    appendFileSync(
+      w.userConfig,
+      [
+        "",
+        "[[hooks.Stop]]",
+        "[[hooks.Stop.hooks]]",
+        'type = "command"',
+        `command = ${JSON.stringify(command)}`,
+        "timeout = 2",
+        "",
+        `[hooks.state.${JSON.stringify(codexHookKey(w.userConfig, "Stop", 0))}]`,
+        `trusted_hash = ${JSON.stringify(codexHookHash(hook))}`,
+        "",
+      ].join("\n"),
+    );
+    const started = Date.now();
+    const run = await w.exec("Say done");
+    const took = Date.now() - started;
+    expect(run.code, run.stderr).toBe(0);
+    expect(w.server.requests).toHaveLength(1);
+    expect(took).toBeLessThan(15_000);
+    process.stderr.write(
+      `codex stop hook with timeout 2 s and a 20 s command: run took ${took} ms\n`,
+    );
   });
 });

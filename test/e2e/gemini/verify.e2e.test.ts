@@ -93,4 +93,34 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
     const { log } = await storedState(p, sessionIdOf(run.stdout));
     expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
   });
+
+  it("host limit: an AfterAgent hook past its timeout is stopped and the turn ends", async () => {
+    // Measures Gemini CLI itself: a user-level hook that runs 20 s, given 2000 ms.
+    const p = makeProject();
+    projects.push(p);
+    const marker = join(p.dir, "slow-hook-started");
+    // `exec`: the signal reaches the sleeping process itself. (Gemini CLI waits for the hook's
+    // output pipes to close, so a child that outlives the killed shell holds the turn until it
+    // exits: with a plain `sleep 20; echo ...` the run took ~30 s and the late answer was ignored.)
+    const command = `touch ${marker}; exec sleep 20`;
+    writeFileSync(
+      join(p.home, ".gemini", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          AfterAgent: [{ hooks: [{ name: "slow", type: "command", command, timeout: 2000 }] }],
+        },
+      }),
+    );
+    const gemini = await server(() => answer(say("Done.")));
+    const started = Date.now();
+    const run = await runGemini(p, gemini, "Say done");
+    const took = Date.now() - started;
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(gemini.turns()).toHaveLength(1);
+    expect(took).toBeLessThan(15_000);
+    process.stderr.write(
+      `gemini AfterAgent hook with timeout 2000 ms and a 20 s command: run took ${took} ms\n`,
+    );
+  });
 });
