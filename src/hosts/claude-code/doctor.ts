@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { homeOf, isFile, notWritable, probe, readJson } from "../doctor-files.js";
+import { verifyFindings } from "../doctor-verify.js";
 import {
   compareVersions,
   detectVersion,
@@ -9,7 +10,12 @@ import {
   versionOf,
 } from "../version.js";
 import { commandScript, HOOK_ARGS } from "./command.js";
-import { hookSpecsFor, installedCommand, MIN_CLAUDE_CODE_VERSION } from "./settings.js";
+import {
+  hookSpecsFor,
+  installedCommand,
+  installedStopTimeout,
+  MIN_CLAUDE_CODE_VERSION,
+} from "./settings.js";
 import { hookStoreRoot } from "./store-location.js";
 
 const HOST = "claude-code";
@@ -22,6 +28,8 @@ interface Install {
   command: string;
   /** Events holding a handler of ours. */
   events: string[];
+  /** Our Stop handler's timeout in seconds; null when it names none. */
+  stopTimeout: number | null;
 }
 
 function settingsFiles(ctx: DoctorContext): { target: Target; path: string }[] {
@@ -201,7 +209,13 @@ export const claudeCodeDoctor: DoctorCheck = async (ctx) => {
     if (read.kind !== "ok") continue;
     const command = installedCommand(read.value);
     if (command !== null) {
-      installs.push({ target, path, command, events: eventsWith(read.value, command) });
+      installs.push({
+        target,
+        path,
+        command,
+        events: eventsWith(read.value, command),
+        stopTimeout: installedStopTimeout(read.value),
+      });
     }
   }
   const version = await detectVersion("claude", ctx.env);
@@ -222,6 +236,20 @@ export const claudeCodeDoctor: DoctorCheck = async (ctx) => {
     findings.push(...eventFindings(install, version));
     findings.push(...(await commandFindings(install, ctx)));
   }
+  // The Stop hook that waits least decides whether a project check fits in it.
+  const shortest = installs.reduce((a, b) =>
+    (a.stopTimeout ?? Number.POSITIVE_INFINITY) <= (b.stopTimeout ?? Number.POSITIVE_INFINITY)
+      ? a
+      : b,
+  );
+  findings.push(
+    ...verifyFindings(
+      HOST,
+      ctx,
+      shortest.stopTimeout === null ? null : shortest.stopTimeout * 1000,
+      `todo-continuation install claude-code --${shortest.target}`,
+    ),
+  );
   const root = hookStoreRoot({ env: ctx.env, cwd: ctx.cwd });
   const problem = await notWritable(root);
   findings.push(

@@ -8,6 +8,12 @@ import type {
   Store,
 } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult, type TurnEnd } from "../../runtime/runtime.js";
+import {
+  type HookProject,
+  mergedSettings,
+  noticeAfter,
+  prepareVerifyCache,
+} from "../hook-project.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";
@@ -48,6 +54,12 @@ export interface HookOptions {
   readTasks?: typeof readTaskFolder;
   /** Waits out a retry's backoff; injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The project's config (see `loadHookProject`), asked for only by the
+   * events that decide or count tokens. Its preset and limits apply below
+   * `preset`/`limits` (a hook flag wins); its `verify` runs at a finished stop.
+   */
+  project?: () => HookProject;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -158,15 +170,20 @@ class HookContext {
     this.#options = options;
   }
 
-  runtime(closeInstruction?: string): ContinuationRuntime {
+  runtime(closeInstruction?: string, project: HookProject | null = null): ContinuationRuntime {
     const o = this.#options;
     return new ContinuationRuntime({
       store: o.store,
-      ...(o.preset !== undefined ? { preset: o.preset } : {}),
-      ...(o.limits !== undefined ? { limits: o.limits } : {}),
+      ...mergedSettings(o, project),
+      ...(project?.verify !== undefined ? { verify: project.verify } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),
       ...(closeInstruction !== undefined ? { closeInstruction } : {}),
     });
+  }
+
+  /** The project's config, or null when the caller gave none (read once per process). */
+  #project(): HookProject | null {
+    return this.#options.project?.() ?? null;
   }
 
   get #env(): Record<string, string | undefined> {
@@ -233,7 +250,12 @@ class HookContext {
   async recordOutcome(reason: StopReason): Promise<void> {
     const snap = await this.#options.store.read(this.#scope);
     const { end } = await this.#outcome(snap.state, () => reason);
-    await this.runtime().turnEnded(this.#scope, end);
+    // The limits decide how the turn's tokens count; a config that does not validate counts none of its own.
+    const project = this.#project();
+    await this.runtime(undefined, project?.problem == null ? project : null).turnEnded(
+      this.#scope,
+      end,
+    );
   }
 
   /** How the turn ended, from the transcript, with the spend since `state`'s last outcome. */
@@ -288,7 +310,17 @@ class HookContext {
     // The model paused its goal to tell the user what it needs: that waits for the user too.
     if (facts.hostGoalPaused) signals.awaitingUser = true;
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
-    const runtime = this.runtime(closeInstructionFor(family));
+    const project = this.#project();
+    if (project?.problem != null) {
+      // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
+      const runtime = this.runtime(closeInstructionFor(family));
+      await runtime.turnEnded(this.#scope, end);
+      await runtime.recordSkip(this.#scope, "config-invalid", "stop-hook", project.problem);
+      response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
+      return response;
+    }
+    if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
+    const runtime = this.runtime(closeInstructionFor(family), project);
     const result = await runtime.runIdle(this.#scope, {
       trigger: "stop-hook",
       signals,
@@ -301,6 +333,8 @@ class HookContext {
     });
     const turn = stopReason === "stop" ? "" : ` after a turn that ended ${stopReason}`;
     response.stderr.push(`todo-continuation: ${describeIdle(result)}${turn}`);
+    const notice = noticeAfter(project, result);
+    if (notice !== null) response.stderr.push(notice);
     return response;
   }
 }

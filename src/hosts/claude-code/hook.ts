@@ -10,6 +10,7 @@ import {
   readHookInput,
   writeHookReply,
 } from "../hook-process.js";
+import { lazyHookProject } from "../hook-project.js";
 import { handleHookEvent } from "./handler.js";
 import { parseHookInput } from "./payload.js";
 import { hookStoreRoot, projectDir } from "./store-location.js";
@@ -56,16 +57,25 @@ export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Pr
     // Nothing to do without opening the store: unknown events, subagents.
     if (event.kind === "other" || event.kind === "SubagentStop" || event.agentId !== null) return 0;
     const cwd = event.cwd ?? io.cwd;
+    const root = hookStoreRoot({ dir: args.dir, env: io.env, cwd });
+    const project = projectDir(io.env, cwd);
     store = await openHookStore({
       dir: args.dir,
       databaseUrl: args.databaseUrl,
       schema: args.schema,
       env: io.env,
-      root: hookStoreRoot({ dir: args.dir, env: io.env, cwd }),
-      project: projectDir(io.env, cwd),
+      root,
+      project,
     });
     reply = await handleHookEvent(event, {
       store,
+      project: lazyHookProject({
+        cwd,
+        projectDir: project,
+        storeRoot: root,
+        env: io.env,
+        presetFlag: args.preset,
+      }),
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       env: io.env,
       waitOnQuestions: !args.nudgeAfterQuestions,

@@ -13,6 +13,7 @@ import {
   versionOf,
 } from "../../hosts/version.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
+import { stopTimeoutForInstall } from "../hook-timeout.js";
 import { installWithLedger, uninstallWithLedger } from "../install-ledger.js";
 import { readJsonFile } from "../settings-file.js";
 import { hookCommand } from "./command.js";
@@ -154,6 +155,8 @@ export async function installClaudeCode(
     );
   }
   const { specs, left } = hookSpecsFor(version);
+  // A project check runs inside the Stop hook: its timeout covers it (refused when Claude Code cannot wait).
+  const stopTimeout = stopTimeoutForInstall("claude-code", project, env);
   const { command, portable } = hookCommand({
     projectDir: project,
     packageRoot: options.packageRoot ?? packageRootOf(),
@@ -163,7 +166,7 @@ export async function installClaudeCode(
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
   });
   const file = await readJsonFile(path);
-  const merged = mergeHooks(file.value, command, specs, path);
+  const merged = mergeHooks(file.value, command, specs, path, stopTimeout.value);
   const changes = [...merged.changes];
   // All or nothing: the .gitignore line first, taken out again when the settings cannot be written.
   const ignored =
@@ -201,6 +204,7 @@ export async function installClaudeCode(
     );
   }
   out(`Hook command: ${command}`);
+  out(stopTimeout.line);
   if (!portable && target === "project") {
     out(
       "Note: this command names paths on this machine. Add todo-continuation to the project's " +

@@ -116,8 +116,8 @@ function checkSettings(settings: unknown, where: string): Json {
   return settings;
 }
 
-function handlerOf(command: string): Json {
-  return { type: "command", command, timeout: HOOK_TIMEOUT_SECONDS };
+function handlerOf(command: string, timeout: number = HOOK_TIMEOUT_SECONDS): Json {
+  return { type: "command", command, timeout };
 }
 
 function isOurHandler(handler: unknown): boolean {
@@ -135,6 +135,8 @@ export function mergeHooks(
   command: string,
   specs: readonly HookSpec[] = HOOK_SPECS,
   where = "settings",
+  /** The Stop hook's timeout in seconds: longer when a project check runs in it. */
+  stopTimeoutSeconds: number = HOOK_TIMEOUT_SECONDS,
 ): SettingsChange {
   const settings = structuredClone(checkSettings(raw, where));
   const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
@@ -143,7 +145,7 @@ export function mergeHooks(
     const merged = mergeEventHooks(
       (hooks[spec.event] ?? []) as Json[],
       spec,
-      handlerOf(command),
+      handlerOf(command, spec.event === "Stop" ? stopTimeoutSeconds : HOOK_TIMEOUT_SECONDS),
       isOurHandler,
     );
     hooks[spec.event] = merged.groups;
@@ -194,6 +196,22 @@ export function removeHooks(raw: unknown, where = "settings"): SettingsChange {
   if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
   if (Object.keys(hooks).length === 0) delete settings.hooks;
   return { settings, changes };
+}
+
+/** The timeout (seconds) of our Stop handler; null without one, or when it names none. */
+export function installedStopTimeout(raw: unknown): number | null {
+  if (!isObject(raw) || !isObject(raw.hooks)) return null;
+  const groups = raw.hooks.Stop;
+  if (!Array.isArray(groups)) return null;
+  for (const group of groups) {
+    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+    for (const handler of group.hooks) {
+      if (!isOurHandler(handler)) continue;
+      const timeout = (handler as Json).timeout;
+      return typeof timeout === "number" && timeout > 0 ? timeout : null;
+    }
+  }
+  return null;
 }
 
 /** The command our hooks run in these settings, or null when none is installed. */

@@ -249,6 +249,8 @@ export function installHooksBlock(
   sourcePath: string,
   command: string,
   before: FileBefore = { exists: text !== "", folderExists: true },
+  /** The Stop hook's timeout in seconds: longer when a project check runs in it. */
+  stopTimeoutSeconds: number = CODEX_HOOK_TIMEOUT_SECONDS,
 ): HooksEdit {
   const cut = cutBlock(text, HOOKS_ID);
   const without = cut.text;
@@ -269,7 +271,7 @@ export function installHooksBlock(
   const hooks: CommandHook[] = CODEX_HOOK_SPECS.map((spec) => ({
     event: spec.event,
     command,
-    timeout: spec.timeout,
+    timeout: spec.event === "Stop" ? stopTimeoutSeconds : spec.timeout,
     ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),
   }));
   for (const hook of hooks) {
@@ -380,6 +382,14 @@ export function trustedHashes(userDoc: Record<string, unknown>): Map<string, str
     if (typeof hash === "string") out.set(key, hash);
   }
   return out;
+}
+
+/** The timeout (seconds) of the Stop hook in our block, or null without one. */
+export function installedStopTimeout(text: string): number | null {
+  const block = blockText(text, HOOKS_ID);
+  if (block === null) return null;
+  const match = /^\[\[hooks\.Stop\.hooks\]\]\n(?:.*\n)*?timeout = (\d+)$/m.exec(block);
+  return match === null ? null : Number(match[1]);
 }
 
 /** The command our hooks block runs, or null when the text has none. */

@@ -3,8 +3,11 @@ import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { delimiter, isAbsolute, join, relative, sep } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import { verifyFindings } from "../doctor-verify.js";
 import {
+  CODEX_HOOK_TIMEOUT_SECONDS,
   installedCommand,
+  installedStopTimeout,
   installHooksBlock,
   projectTrusted,
   readToml,
@@ -82,7 +85,14 @@ function findingsFor(
   let expected: ReturnType<typeof installHooksBlock>;
   try {
     userDoc = readToml(userText, userPath);
-    expected = installHooksBlock(config.text, config.path, command);
+    // Trust entries hash the timeouts as installed (the Stop one follows the project's check).
+    expected = installHooksBlock(
+      config.text,
+      config.path,
+      command,
+      undefined,
+      installedStopTimeout(config.text) ?? CODEX_HOOK_TIMEOUT_SECONDS,
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     out.push({ host: HOST, check: "config", ok: false, message, fix });
@@ -242,6 +252,17 @@ export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck
       });
     }
     for (const config of configs) out.push(...findingsFor(config, userPath, userText, project));
+    const first = configs.map((c) => ({ c, t: installedStopTimeout(c.text) }))[0];
+    if (first !== undefined) {
+      out.push(
+        ...verifyFindings(
+          HOST,
+          context,
+          first.t === null ? null : first.t * 1000,
+          `todo-continuation install codex --${first.c.label}`,
+        ),
+      );
+    }
     if (configs.length > 0) {
       const cwd = canonical(context.cwd);
       const layers = await configLayers(

@@ -3,6 +3,12 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
+import {
+  type HookProject,
+  mergedSettings,
+  noticeAfter,
+  prepareVerifyCache,
+} from "../hook-project.js";
 import { hostGoal } from "./goal.js";
 import { isOwnNudge } from "./own-nudge.js";
 import {
@@ -32,6 +38,12 @@ export interface CodexHookOptions {
    * host goal is seen.
    */
   readGoalLine?: (path: string) => Promise<string | null>;
+  /**
+   * The project's config (see `loadHookProject`), asked for only at a Stop or
+   * an Interrupt. Its preset and limits apply below `preset`/`limits` (a hook
+   * flag wins); its `verify` runs at a finished stop.
+   */
+  project?: () => HookProject;
 }
 
 /** What the hook process prints and exits with. */
@@ -63,14 +75,23 @@ function describeIdle(result: IdleResult): string {
   return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
-function runtimeFor(options: CodexHookOptions): ContinuationRuntime {
+function runtimeFor(
+  options: CodexHookOptions,
+  project: HookProject | null = null,
+): ContinuationRuntime {
   return new ContinuationRuntime({
     store: options.store,
     closeInstruction: CLOSE_INSTRUCTION,
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...mergedSettings(options, project),
+    ...(project?.verify !== undefined ? { verify: project.verify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
+}
+
+/** The project's config for a deciding event; null when none was given or it does not validate. */
+function usableProject(options: CodexHookOptions): HookProject | null {
+  const project = options.project?.() ?? null;
+  return project?.problem == null ? project : null;
 }
 
 /** True when an event needs the store: subagents and events we do not act on never open it. */
@@ -106,7 +127,7 @@ export async function handleCodexHookEvent(
     case "Interrupt": {
       const snap = await options.store.read(scope);
       if (snap.todosRevision === 0 && snap.todos.todos.length === 0) return response;
-      await runtime.turnEnded(scope, {
+      await runtimeFor(options, usableProject(options)).turnEnded(scope, {
         turnId: encodeOutcomeId(event.turnId, await spentTotals(event, snap, options)),
         stopReason: "aborted",
       });
@@ -155,10 +176,11 @@ async function activeHostGoal(
 async function stop(
   event: StopEvent,
   scope: Scope,
-  runtime: ContinuationRuntime,
+  given: ContinuationRuntime,
   options: CodexHookOptions,
   response: CodexHookResponse,
 ): Promise<CodexHookResponse> {
+  let runtime = given;
   const before = await options.store.read(scope);
   // A session that never wrote a plan has nothing to decide: write nothing.
   if (before.todosRevision === 0 && before.todos.todos.length === 0) return response;
@@ -172,6 +194,15 @@ async function stop(
     usage: spendSince(totals, previous),
     injected: event.stopHookActive,
   };
+  const project = options.project?.() ?? null;
+  if (project?.problem != null) {
+    // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
+    await runtime.turnEnded(scope, outcome);
+    await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
+    response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
+    return response;
+  }
+  if (project !== null) runtime = runtimeFor(options, project);
   const goal = await activeHostGoal(event, tail ?? [], options);
   if (goal !== null) {
     // Codex's goal loop continues the session itself: a block would stack a second loop on it.
@@ -180,6 +211,7 @@ async function stop(
     response.stderr.push(`todo-continuation: stop allowed (host-goal-active: ${goal})`);
     return response;
   }
+  if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
   // The outcome is recorded in the decision's own transaction: one write per Stop.
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
@@ -194,6 +226,8 @@ async function stop(
     },
   });
   response.stderr.push(`todo-continuation: ${describeIdle(result)}`);
+  const notice = noticeAfter(project, result);
+  if (notice !== null) response.stderr.push(notice);
   return response;
 }
 

@@ -10,6 +10,7 @@ import {
   readHookInput,
   writeHookReply,
 } from "../hook-process.js";
+import { lazyHookProject } from "../hook-project.js";
 import { GOAL_EVENT_MARKER, lastLineWith } from "./goal.js";
 import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";
@@ -64,16 +65,25 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
     const cwd = event.cwd ?? io.cwd;
     // Only the default per-project folder ignores itself; a named one is the user's.
     const defaulted = args.dir === undefined && !io.env[STORE_ROOT_ENV]?.trim();
+    const root = codexStoreRoot({ dir: args.dir, env: io.env, cwd });
+    const project = codexProjectDir(cwd);
     store = await openHookStore({
       dir: args.dir,
       databaseUrl: args.databaseUrl,
       schema: args.schema,
       env: io.env,
-      root: codexStoreRoot({ dir: args.dir, env: io.env, cwd }),
-      ...(defaulted ? { project: codexProjectDir(cwd) } : {}),
+      root,
+      ...(defaulted ? { project } : {}),
     });
     response = await handleCodexHookEvent(event, {
       store,
+      project: lazyHookProject({
+        cwd,
+        projectDir: project,
+        storeRoot: root,
+        env: io.env,
+        presetFlag: args.preset,
+      }),
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       waitOnQuestions: !args.nudgeAfterQuestions,
       readRollout: (path) => readTranscriptTail(path, ROLLOUT_TAIL_BYTES),

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { shellQuote } from "../claude-code/command.js";
+import { stopTimeoutForInstall } from "../hook-timeout.js";
 import { writeTextFile } from "../settings-file.js";
 import {
   type FileBefore,
@@ -132,7 +133,9 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
   const command = codexHookCommand(options);
   const configBefore = configPath === userPath ? userBefore : fileBefore(configPath);
   const configOld = await readText(configPath);
-  const hooks = installHooksBlock(configOld, configPath, command, configBefore);
+  // A project check runs inside the Stop hook: its timeout covers it (refused when Codex cannot wait).
+  const stopTimeout = stopTimeoutForInstall("codex", project, options.env ?? process.env);
+  const hooks = installHooksBlock(configOld, configPath, command, configBefore, stopTimeout.value);
   const sameFile = configPath === userPath;
   const userOld = await readText(userPath);
   const userText = sameFile ? hooks.text : userOld;
@@ -179,6 +182,7 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
     for (const change of changes) out(`  ${change}`);
   }
   out(`Hook command: ${command}`);
+  out(stopTimeout.line);
   if (target === "project") {
     const userDoc = readToml(trust.text, userPath);
     if (!projectTrusted(userDoc, project)) {

@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import { verifyFindings } from "../doctor-verify.js";
 import { readJsonFile } from "../settings-file.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
 import {
   GEMINI_HOOK_SPECS,
+  installedAfterAgentTimeout,
   isOurGeminiHandler,
   ourGeminiHandlers,
   todoToolOf,
@@ -122,6 +124,17 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
             },
       );
     }
+  }
+  const first = installs.find((i) => i.error === null);
+  if (first !== undefined) {
+    findings.push(
+      ...verifyFindings(
+        HOST,
+        ctx,
+        installedAfterAgentTimeout(first.value),
+        `todo-continuation install gemini --${first.target}`,
+      ),
+    );
   }
   const u = toolFactsOf(user.value);
   const p = toolFactsOf(project.value);

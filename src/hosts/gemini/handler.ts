@@ -2,6 +2,12 @@ import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
+import {
+  type HookProject,
+  mergedSettings,
+  noticeAfter,
+  prepareVerifyCache,
+} from "../hook-project.js";
 import type { ChildRuns } from "./children.js";
 import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
@@ -28,6 +34,12 @@ export interface GeminiHookOptions {
   waitOnQuestions?: boolean;
   /** Reads the session file's messages (token spend, turn evidence); injectable for tests. */
   readSession?: typeof readSessionMessages;
+  /**
+   * The project's config (see `loadHookProject`), asked for only at an
+   * AfterAgent. Its preset and limits apply below `preset`/`limits` (a hook
+   * flag wins); its `verify` runs at a finished stop.
+   */
+  project?: () => HookProject;
 }
 
 /** What the hook process prints and exits with. */
@@ -61,11 +73,15 @@ function describeIdle(result: IdleResult): string {
   return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
-function runtimeOf(options: GeminiHookOptions, closeInstruction?: string): ContinuationRuntime {
+function runtimeOf(
+  options: GeminiHookOptions,
+  closeInstruction?: string,
+  project: HookProject | null = null,
+): ContinuationRuntime {
   return new ContinuationRuntime({
     store: options.store,
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...mergedSettings(options, project),
+    ...(project?.verify !== undefined ? { verify: project.verify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(closeInstruction !== undefined ? { closeInstruction } : {}),
   });
@@ -174,16 +190,28 @@ async function afterAgent(
     lastUserTurnAt: before.state.lastUserTurnAt ?? null,
   });
   const message = lastMessageOf(event.promptResponse);
-  const runtime = runtimeOf(options, closeInstructionFor(familyOfList(before.todos.todos)));
+  const close = closeInstructionFor(familyOfList(before.todos.todos));
+  const outcome = {
+    turnId: turn.turnId,
+    stopReason: turn.stopReason,
+    injected: event.stopHookActive,
+    ...(usage !== null ? { usage } : {}),
+  };
+  const project = options.project?.() ?? null;
+  if (project?.problem != null) {
+    // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
+    const runtime = runtimeOf(options, close);
+    await runtime.turnEnded(scope, outcome);
+    await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
+    response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
+    return response;
+  }
+  if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
+  const runtime = runtimeOf(options, close, project);
   // The outcome is recorded in the decision's own transaction: one write per AfterAgent.
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
-    outcome: {
-      turnId: turn.turnId,
-      stopReason: turn.stopReason,
-      injected: event.stopHookActive,
-      ...(usage !== null ? { usage } : {}),
-    },
+    outcome,
     signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
     deliver: (nudge) => {
       response.stdout = geminiBlockDecision(nudgeReason(nudge.text));
@@ -194,5 +222,7 @@ async function afterAgent(
       ? " after the turn was cancelled (Esc, or the CLI cut its model call)"
       : "";
   response.stderr.push(`todo-continuation: ${describeIdle(result)}${why}`);
+  const notice = noticeAfter(project, result);
+  if (notice !== null) response.stderr.push(notice);
   return response;
 }

@@ -8,6 +8,7 @@ import {
   readHookInput,
   writeHookReply,
 } from "../hook-process.js";
+import { lazyHookProject } from "../hook-project.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
 import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { parseGeminiHookInput } from "./payload.js";
@@ -69,16 +70,25 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
     }
     if (event.kind === "other") return 0; // Answered above; this narrows the type.
     const cwd = event.cwd ?? io.cwd;
+    const root = geminiStoreRoot({ dir: args.dir, env: io.env, cwd });
+    const project = geminiProjectDir(io.env, cwd);
     store = await openHookStore({
       dir: args.dir,
       databaseUrl: args.databaseUrl,
       schema: args.schema,
       env: io.env,
-      root: geminiStoreRoot({ dir: args.dir, env: io.env, cwd }),
-      project: geminiProjectDir(io.env, cwd),
+      root,
+      project,
     });
     response = await handleGeminiHookEvent(event, {
       store,
+      project: lazyHookProject({
+        cwd,
+        projectDir: project,
+        storeRoot: root,
+        env: io.env,
+        presetFlag: args.preset,
+      }),
       children,
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       waitOnQuestions: !args.nudgeAfterQuestions,

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { stopTimeoutForInstall } from "../hook-timeout.js";
 import {
   installWithLedger,
   type PlannedInstallWrite,
@@ -161,8 +162,10 @@ export async function installGemini(
     ...(options.entry !== undefined ? { entry: resolve(options.entry) } : {}),
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
   });
+  // A project check runs inside the AfterAgent hook: its timeout covers it (refused when Gemini CLI cannot wait).
+  const stopTimeout = stopTimeoutForInstall("gemini", project, env);
   const file = await readJsonFile(path);
-  const merged = mergeGeminiHooks(file.value, command, undefined, path);
+  const merged = mergeGeminiHooks(file.value, command, undefined, path, stopTimeout.value);
   const changes = [...merged.changes];
   const writes: PlannedInstallWrite[] = [];
   if (changes.length > 0) {
@@ -181,6 +184,7 @@ export async function installGemini(
   await installWithLedger(geminiInstallLedgerPath(env), writes);
   report(out, path, changes, `Gemini CLI hooks already installed in ${path}; nothing changed.`);
   out(`Hook command: ${command}`);
+  out(stopTimeout.line.replace("Stop hook timeout", "AfterAgent hook timeout"));
   if (!portable && target === "project") {
     out(
       "Note: this command names paths on this machine. Add todo-continuation to the project's " +

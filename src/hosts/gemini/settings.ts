@@ -85,8 +85,8 @@ export function isOurGeminiHandler(handler: unknown): boolean {
   return isObject(handler) && handler.name === GEMINI_HOOK_NAME;
 }
 
-function handlerOf(command: string): Json {
-  return { name: GEMINI_HOOK_NAME, type: "command", command, timeout: GEMINI_HOOK_TIMEOUT_MS };
+function handlerOf(command: string, timeout: number = GEMINI_HOOK_TIMEOUT_MS): Json {
+  return { name: GEMINI_HOOK_NAME, type: "command", command, timeout };
 }
 
 /**
@@ -128,6 +128,8 @@ export function mergeGeminiHooks(
   command: string,
   specs: readonly GeminiHookSpec[] = GEMINI_HOOK_SPECS,
   where = "settings",
+  /** AfterAgent's timeout in milliseconds: longer when a project check runs in it. */
+  stopTimeoutMs: number = GEMINI_HOOK_TIMEOUT_MS,
 ): GeminiSettingsChange {
   const settings = structuredClone(checkSettings(raw, where));
   const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
@@ -137,7 +139,7 @@ export function mergeGeminiHooks(
     const merged = mergeEventHooks(
       (hooks[spec.event] ?? []) as Json[],
       spec,
-      handlerOf(command),
+      handlerOf(command, spec.event === "AfterAgent" ? stopTimeoutMs : GEMINI_HOOK_TIMEOUT_MS),
       isOurGeminiHandler,
     );
     hooks[spec.event] = merged.groups;
@@ -159,6 +161,21 @@ export function mergeGeminiHooks(
 }
 
 /** Our handlers in these settings, as Gemini CLI's hook trust sees them (name and command). */
+/** The timeout (ms) of our AfterAgent handler; null without one, or when it names none. */
+export function installedAfterAgentTimeout(raw: unknown): number | null {
+  const groups = isObject(raw) && isObject(raw.hooks) ? raw.hooks.AfterAgent : undefined;
+  if (!Array.isArray(groups)) return null;
+  for (const group of groups) {
+    const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
+    for (const handler of handlers) {
+      if (!isOurGeminiHandler(handler)) continue;
+      const timeout = (handler as Json).timeout;
+      return typeof timeout === "number" && timeout > 0 ? timeout : null;
+    }
+  }
+  return null;
+}
+
 export function ourGeminiHandlers(raw: unknown): { name: string; command: string }[] {
   if (!isObject(raw) || !isObject(raw.hooks)) return [];
   const found: { name: string; command: string }[] = [];

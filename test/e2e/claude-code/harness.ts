@@ -120,7 +120,7 @@ function cliHasHook(): boolean {
  * command, which finds the Claude Code release on PATH and writes for it.
  */
 export function createProject(
-  options: { preset?: string; version?: string; settings?: string } = {},
+  options: { preset?: string; version?: string; settings?: string; config?: unknown } = {},
 ): Project {
   const version = options.version ?? CLAUDE_CODE_VERSION;
   const root = mkdtempSync(join(tmpdir(), "tc-claude-"));
@@ -139,6 +139,10 @@ export function createProject(
   if (options.settings !== undefined) {
     mkdirSync(join(dir, ".claude"));
     writeFileSync(join(dir, ".claude", "settings.json"), options.settings);
+  }
+  // The project's own config, there before the install (which sizes the Stop hook's timeout to it).
+  if (options.config !== undefined) {
+    writeFileSync(join(dir, "todo-continuation.config.json"), JSON.stringify(options.config));
   }
   const bin = join(DIST, "hosts", "claude-code", "bin.js");
   const viaCli = cliHasHook();
@@ -428,7 +432,12 @@ export interface Suite {
   /** Starts the model server for this test with a script of replies or a responder. */
   serve(script: ScriptedReply[] | Responder): Promise<AnthropicServer>;
   /** A fresh project with our hooks installed. */
-  project(options?: { preset?: string; version?: string; settings?: string }): Project;
+  project(options?: {
+    preset?: string;
+    version?: string;
+    settings?: string;
+    config?: unknown;
+  }): Project;
   trap(): Trap;
 }
 

@@ -6,6 +6,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  writeFileSync,
 } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -77,7 +78,13 @@ export function codexScope(sessionId: string): Scope {
  */
 export async function codexWorld(
   script: ResponsesScript,
-  options: { preset?: string } = {},
+  options: {
+    preset?: string;
+    /** The project's todo-continuation.config.json, written before the install. */
+    config?: unknown;
+    /** Runs `todo-continuation trust` in the project after the install. */
+    trustConfig?: boolean;
+  } = {},
 ): Promise<CodexWorld> {
   const bin = codexBin();
   const server = await startResponsesServer(script);
@@ -89,6 +96,9 @@ export async function codexWorld(
   mkdirSync(codexHome, { recursive: true });
   mkdirSync(project, { recursive: true });
   execFileSync("git", ["init", "-q"], { cwd: project });
+  if (options.config !== undefined) {
+    writeFileSync(join(project, "todo-continuation.config.json"), JSON.stringify(options.config));
+  }
   const userConfig = join(codexHome, "config.toml");
   appendFileSync(
     userConfig,
@@ -136,6 +146,7 @@ export async function codexWorld(
       encoding: "utf8",
     });
   cli("install", "codex", "--project", ...(options.preset ? ["--preset", options.preset] : []));
+  if (options.trustConfig === true) cli("trust");
   // What the user does once per project (Codex asks on first start in its UI).
   appendFileSync(userConfig, `\n[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
 

@@ -1,0 +1,65 @@
+import { projectSettings } from "../config/project.js";
+import type { DoctorContext, DoctorFinding } from "./doctor.js";
+import { type HookHost, projectCheck, stopTimeoutCovers } from "./hook-timeout.js";
+
+/**
+ * What `doctor` says of a hook host about the project's config in the
+ * folder it runs in: the config's problem when it does not validate (the
+ * hooks then allow every stop), whether its `verify` is trusted, and whether
+ * the installed Stop hook timeout still covers `verify.timeoutMs`. Nothing
+ * without a config file.
+ */
+export function verifyFindings(
+  host: HookHost,
+  ctx: DoctorContext,
+  /** The installed Stop (AfterAgent) hook timeout in ms; null when it writes none. */
+  installedStopMs: number | null,
+  /** The install command that rewrites the timeout. */
+  reinstall: string,
+): DoctorFinding[] {
+  const env = { ...ctx.env, HOME: ctx.env.HOME ?? ctx.home };
+  const settings = projectSettings(ctx.cwd, { env, home: ctx.home });
+  if (settings.problem !== null) {
+    return [
+      {
+        host,
+        check: "config",
+        ok: false,
+        message: `the project config cannot be used, so the hooks allow every stop: ${settings.problem}`,
+        fix: "fix the file (`todo-continuation config` checks it)",
+      },
+    ];
+  }
+  if (settings.file === null) return [];
+  const out: DoctorFinding[] = [];
+  const check = projectCheck(ctx.cwd, env);
+  if (check.timeoutMs !== null) {
+    if (settings.trust?.trusted === true) {
+      out.push({
+        host,
+        check: "verify",
+        ok: true,
+        message: `verify runs: ${settings.file} is trusted${settings.trust.why === "home" ? " (a file in your home folder)" : ""}`,
+      });
+    } else {
+      out.push({
+        host,
+        check: "verify",
+        ok: false,
+        message: settings.notice ?? `verify not run: ${settings.file} is not trusted`,
+        fix: "todo-continuation trust",
+      });
+    }
+  }
+  const covers = stopTimeoutCovers(host, installedStopMs, check);
+  if (covers !== null) {
+    out.push({
+      host,
+      check: "timeout",
+      ok: covers.ok,
+      message: covers.message,
+      ...(covers.ok ? {} : { fix: reinstall }),
+    });
+  }
+  return out;
+}

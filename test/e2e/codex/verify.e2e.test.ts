@@ -1,0 +1,108 @@
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { codexHookHash, codexHookKey } from "../../../src/hosts/codex/trust.js";
+import {
+  callReply,
+  hookPrompts,
+  type ResponsesRequest,
+  type ScriptedResponse,
+  textReply,
+} from "../support/responses-server.js";
+import { type CodexWorld, codexWorld, killCodex } from "./codex-world.js";
+
+/**
+ * The real Codex CLI with a project `verify`. The scripted model stands in for
+ * the agent's edit: when the verification nudge reaches it, it writes the
+ * missing file into the project itself and answers that it did, so what is
+ * tested is the hook's part: nudge with the failure, then a pass as verified.
+ */
+
+const worlds: CodexWorld[] = [];
+afterEach(async () => {
+  killCodex();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+const CHECK = "test -f done.txt || { echo 'done.txt is missing'; exit 4; }";
+
+describe("Codex CLI with a project verify", () => {
+  it("nudges a false finish with the failing check, then lets the stop pass as verified", async () => {
+    let dir = "";
+    const script = (request: ResponsesRequest, index: number): ScriptedResponse => {
+      if (index === 0) {
+        return callReply("update_plan", {
+          plan: [{ step: "Create done.txt", status: "completed" }],
+        });
+      }
+      if (hookPrompts(request).some((p) => p.includes("done.txt is missing"))) {
+        writeFileSync(join(dir, "done.txt"), "ok\n");
+        return textReply("Created done.txt.");
+      }
+      return textReply("Everything is done.");
+    };
+    const w = await codexWorld(script, {
+      config: { verify: { command: CHECK, timeoutMs: 20_000 } },
+      trustConfig: true,
+    });
+    worlds.push(w);
+    dir = w.project;
+    const run = await w.exec("Create done.txt");
+    expect(run.code).toBe(0);
+    expect(existsSync(join(w.project, "done.txt"))).toBe(true);
+    const id = run.sessionId as string;
+    const log = await w.log(id);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "verified"]);
+    expect(w.server.requests).toHaveLength(3);
+  });
+
+  it("runs nothing from an untrusted config", async () => {
+    const script = (_r: ResponsesRequest, index: number): ScriptedResponse =>
+      index === 0
+        ? callReply("update_plan", { plan: [{ step: "Tidy", status: "completed" }] })
+        : textReply("All tidy.");
+    const w = await codexWorld(script, {
+      config: { verify: { command: "touch ran.txt; exit 1" } },
+    });
+    worlds.push(w);
+    const run = await w.exec("Tidy up");
+    expect(run.code).toBe(0);
+    expect(existsSync(join(w.project, "ran.txt"))).toBe(false);
+    const log = await w.log(run.sessionId as string);
+    expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
+  });
+
+  it("host limit: a Stop hook past its timeout is killed and the stop goes ahead", async () => {
+    // Measures Codex itself: a trusted user-level Stop hook that would block after 20 s, given 2 s.
+    const w = await codexWorld(() => textReply("Done."));
+    worlds.push(w);
+    // The marker proves Codex ran the hook (an untrusted hook would be skipped).
+    const marker = join(w.project, "slow-hook-started");
+    const command = `touch ${marker}; sleep 20; echo '{"decision":"block","reason":"late"}'`;
+    const hook = { event: "Stop" as const, command, timeout: 2 };
+    appendFileSync(
+      w.userConfig,
+      [
+        "",
+        "[[hooks.Stop]]",
+        "[[hooks.Stop.hooks]]",
+        'type = "command"',
+        `command = ${JSON.stringify(command)}`,
+        "timeout = 2",
+        "",
+        `[hooks.state.${JSON.stringify(codexHookKey(w.userConfig, "Stop", 0))}]`,
+        `trusted_hash = ${JSON.stringify(codexHookHash(hook))}`,
+        "",
+      ].join("\n"),
+    );
+    const started = Date.now();
+    const run = await w.exec("Say done");
+    const took = Date.now() - started;
+    expect(run.code, run.stderr).toBe(0);
+    expect(w.server.requests).toHaveLength(1);
+    expect(took).toBeLessThan(15_000);
+    process.stderr.write(
+      `codex stop hook with timeout 2 s and a 20 s command: run took ${took} ms\n`,
+    );
+  });
+});
