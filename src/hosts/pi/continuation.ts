@@ -117,6 +117,8 @@ export class PiContinuation {
   #pendingError: PiAssistantMessage | null = null;
   /** Tool calls our handlers ran (their failures already queued a reminder). */
   readonly #ranToolCalls = new Set<string>();
+  /** Why the project config cannot be used: nothing is nudged while set. */
+  #configProblem: string | null = null;
 
   constructor(options: PiContinuationOptions) {
     this.#runtime = options.runtime;
@@ -125,6 +127,14 @@ export class PiContinuation {
 
   get scope(): Scope | null {
     return this.#scope;
+  }
+
+  /**
+   * The project config cannot be used (the extension re-reads it): while set,
+   * no stop is nudged and each is logged as `config-invalid` with `problem`.
+   */
+  setConfigProblem(problem: string | null): void {
+    this.#configProblem = problem;
   }
 
   /** Runs store work strictly in order, off pi's critical path; failures are reported, not thrown. */
@@ -367,6 +377,14 @@ export class PiContinuation {
     if (hasToolCalls(message)) return;
     // One nudge in flight at a time; the pending one answers this turn too.
     if (this.#reservation) return;
+    const problem = this.#configProblem;
+    if (problem !== null) {
+      // The limits the user wrote are unknown: no nudge, and the log says why.
+      void this.#enqueue((scope) =>
+        this.#runtime.recordSkip(scope, "config-invalid", "turn_end", problem),
+      );
+      return;
+    }
     const signals = this.#signals();
     // An answer that ends by asking the user something waits for the user.
     if (asksTheUser(answerText(message))) signals.awaitingUser = true;
@@ -378,11 +396,18 @@ export class PiContinuation {
         this.#options.onError?.(error);
       }
     }
-    if (preview?.action === "inject") {
+    // A finished list whose check runs now: the check may fail, and a nudge
+    // for it could not be queued once the run has ended. So one is queued at
+    // once, and `context` withdraws it if the check passes.
+    if (preview !== null && (preview.action === "inject" || preview.check)) {
       const id = randomUUID();
+      const command = this.#runtime.verify?.settings.command ?? "";
       this.#options.queueFollowUp({
         customType: NUDGE_MESSAGE_TYPE,
-        content: preview.text,
+        content:
+          preview.action === "inject"
+            ? preview.text
+            : `Your todo list is done; the project's check (\`${command}\`) decides whether the work is finished.`,
         display: true,
         details: { reservation: id },
       });

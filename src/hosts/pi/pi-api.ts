@@ -40,6 +40,8 @@ export type PiMessage =
 
 export interface PiContext {
   sessionManager: { getSessionId(): string };
+  /** The folder pi works in (its project). */
+  cwd?: string;
   /** Aborts the current agent run (what Esc does). */
   abort(): void;
   hasUI: boolean;
