@@ -223,9 +223,13 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
     pi.on("agent_end", () => {
       continuation.agentEnd();
     });
-    pi.on("agent_before_settle", () => {
+    // pi 1.x awaits this before the run settles; its `on` returns an unsubscribe function (0.73's returns nothing).
+    const settles = pi.on("agent_before_settle", async () => {
       continuation.providerErrorFinal();
+      // A nudge for a failing check is queued as a follow-up: pi goes on with it.
+      return (await continuation.beforeSettle()) ? { continue: true } : undefined;
     });
+    continuation.setSettles(typeof settles === "function");
     pi.on("tool_execution_end", (event) => {
       if (toolNames.has(event.toolName)) {
         continuation.toolEnded(event.toolCallId, event.toolName, event.isError);

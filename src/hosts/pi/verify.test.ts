@@ -50,11 +50,12 @@ function runs(): number {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0;
 }
 
-async function start(options: PiExtensionOptions = {}) {
+async function start(options: PiExtensionOptions & { settles?: boolean } = {}) {
   const store = new MemoryStore();
-  const pi = new FakePi(SESSION);
+  const { settles, ...rest } = options;
+  const pi = new FakePi(SESSION, { settles: settles === true });
   pi.ctx.hasUI = true;
-  createPiExtension({ store, env, cwd: repo, ...options })(pi);
+  createPiExtension({ store, env, cwd: repo, ...rest })(pi);
   await pi.emit("session_start", { reason: "startup" });
   return { pi, store };
 }
@@ -110,6 +111,30 @@ describe("the pi extension with a project's check", () => {
     expect(await reasons(store)).toEqual(["inject", "skip:verified"]);
     expect((await store.readLog(scope)).at(-1)?.note).toMatch(/^verified in /);
     expect(runs()).toBe(2);
+  });
+
+  it("on pi 1.x the check runs at agent_before_settle: a failure is queued there and continues the run, a pass queues nothing", async () => {
+    config({ verify: { command: counting() } });
+    const { pi, store } = await start({ settles: true });
+    await pi.emit("input", { text: "Do the work", source: "interactive" });
+    await pi.callTool("todo_write", init("Parse"));
+    await pi.callTool("todo_write", doneAll("Parse"));
+    await modelCall(pi, [], assistant("stop"));
+    // Nothing queued at turn_end: pi 1.x waits for the settle handlers.
+    expect(pi.sent).toEqual([]);
+    pi.emitSync("agent_end", { messages: [] });
+    expect(await pi.emit("agent_before_settle", {})).toEqual({ continue: true });
+    expect(pi.sent).toHaveLength(1);
+    expect(pi.sent[0]?.message.content).toContain("DONE is missing");
+    const seen = await modelCall(pi, [asQueued(pi.sent[0]!)], assistant("stop"));
+    expect(JSON.stringify(seen.at(-1))).toContain("DONE is missing");
+    writeFileSync(join(repo, "DONE"), "yes\n");
+    expect(await pi.emit("agent_before_settle", {})).toBeUndefined();
+    expect(pi.sent).toHaveLength(1);
+    expect(pi.aborted).toBe(0);
+    expect(await reasons(store)).toEqual(["inject", "skip:verified"]);
+    // The nudge's turn was recorded as an injected one.
+    expect((await store.read(scope)).state.lastOutcome?.injected).toBe(true);
   });
 
   it("an untrusted check never runs and nothing is queued; the user is told once; a trust applies without a restart", async () => {
