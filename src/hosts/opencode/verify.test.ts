@@ -1,10 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE, findProjectConfig } from "../../config/load.js";
-import { trust } from "../../config/trust.js";
+import { CONFIG_FILE } from "../../config/load.js";
+import { type TestProject, testProject } from "../../config/test-support/project.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
 import { OpenCodeContinuation } from "./continuation.js";
@@ -16,43 +14,23 @@ const DONE = [
   { content: "add tests", status: "completed", priority: "medium" },
 ];
 
-let root: string;
-let home: string;
+let project: TestProject;
 let repo: string;
 let env: Record<string, string | undefined>;
 const live: OpenCodeContinuation[] = [];
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "tc-opencode-verify-"));
-  home = join(root, "home");
-  repo = join(home, "repo");
-  mkdirSync(repo, { recursive: true });
-  execFileSync("git", ["init", "-q"], { cwd: repo });
-  env = { HOME: home, XDG_CONFIG_HOME: join(root, "xdg") };
+  project = testProject("tc-opencode-verify-");
+  ({ repo, env } = project);
 });
 afterEach(async () => {
   for (const c of live.splice(0)) await c.dispose();
-  rmSync(root, { recursive: true, force: true });
+  project.cleanup();
 });
 
-/** Writes the project config; `trusted` records it as `todo-continuation trust` does. */
-function config(content: unknown, trusted = true): void {
-  writeFileSync(join(repo, CONFIG_FILE), JSON.stringify(content));
-  if (!trusted) return;
-  const loaded = findProjectConfig(repo, home);
-  if (loaded === null) throw new Error("no config found");
-  trust(loaded, { env, home, now: Date.now() });
-}
-
-/** A check that counts its runs in `runs.txt` and fails until `DONE` exists. */
-function counting(check = 'test -e DONE || { echo "DONE is missing"; exit 1; }'): string {
-  return `echo run >> ${join(root, "runs.txt")}; ${check}`;
-}
-
-function runs(): number {
-  const file = join(root, "runs.txt");
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0;
-}
+const config = (content: unknown, trusted = true) => project.config(content, trusted);
+const counting = (check?: string) => project.counting(check);
+const runs = () => project.runs();
 
 async function setup(options: OpenCodePluginOptions = {}) {
   const fake = new FakeOpenCode();
@@ -62,7 +40,13 @@ async function setup(options: OpenCodePluginOptions = {}) {
     client: fake.client(),
     settings: parseOpenCodeOptions(merged),
     store,
-    project: { directory: repo, options: merged, cacheDir: join(root, "cache"), env, home },
+    project: {
+      directory: repo,
+      options: merged,
+      cacheDir: join(project.root, "cache"),
+      env,
+      home: project.home,
+    },
   });
   live.push(continuation);
   await continuation.refreshProject();

@@ -1,10 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE, findProjectConfig } from "../../config/load.js";
-import { trust } from "../../config/trust.js";
+import { type TestProject, testProject } from "../../config/test-support/project.js";
 import { resolveScope } from "../../core/scope/index.js";
 import type { Scope } from "../../core/types.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
@@ -18,37 +15,19 @@ const scope = resolveScope({ kind: "session", host: "pi", sessionId: SESSION }) 
 const init = (...items: string[]) => ({ ops: [{ op: "init", list: [{ phase: "Work", items }] }] });
 const doneAll = (...tasks: string[]) => ({ ops: tasks.map((task) => ({ op: "done", task })) });
 
-let root: string;
-let home: string;
+let project: TestProject;
 let repo: string;
 let env: Record<string, string | undefined>;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "tc-pi-verify-"));
-  home = join(root, "home");
-  repo = join(home, "repo");
-  mkdirSync(repo, { recursive: true });
-  execFileSync("git", ["init", "-q"], { cwd: repo });
-  env = { HOME: home, XDG_CONFIG_HOME: join(root, "xdg") };
+  project = testProject("tc-pi-verify-");
+  ({ repo, env } = project);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => project.cleanup());
 
-function config(content: unknown, trusted = true): void {
-  writeFileSync(join(repo, CONFIG_FILE), JSON.stringify(content));
-  if (!trusted) return;
-  const loaded = findProjectConfig(repo, home);
-  if (loaded === null) throw new Error("no config found");
-  trust(loaded, { env, home, now: Date.now() });
-}
-
-function counting(check = 'test -e DONE || { echo "DONE is missing"; exit 1; }'): string {
-  return `echo run >> ${join(root, "runs.txt")}; ${check}`;
-}
-
-function runs(): number {
-  const file = join(root, "runs.txt");
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0;
-}
+const config = (content: unknown, trusted = true) => project.config(content, trusted);
+const counting = (check?: string) => project.counting(check);
+const runs = () => project.runs();
 
 async function start(options: PiExtensionOptions & { settles?: boolean } = {}) {
   const store = new MemoryStore();
