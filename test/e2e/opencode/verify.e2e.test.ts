@@ -2,9 +2,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveScope } from "../../../src/core/scope/scope.js";
-import type { DecisionLogEntry } from "../../../src/core/types.js";
-import { createFileStore } from "../../../src/store/file/file-store.js";
 import { REPO_ROOT } from "../support/host-cache.js";
 import {
   type ChatRequest,
@@ -15,11 +12,13 @@ import {
   toolCallReply,
 } from "../support/openai-server.js";
 import {
+  decisions as decisionsOf,
   type OpenCodeProject,
   type OpenCodeServer,
+  pluginLog as pluginLogOf,
   prepareProject,
   startOpenCode,
-  waitFor,
+  waitForDecision as waitForDecisionOf,
 } from "./opencode-host.js";
 
 /** The built CLI (`npm run build` first): the user's `todo-continuation trust`. */
@@ -38,44 +37,10 @@ function promptOf(request: ChatRequest): string | null {
   return last?.role === "user" ? messageText(last) : null;
 }
 
-async function decisions(sessionId: string): Promise<DecisionLogEntry[]> {
-  const store = createFileStore({ root: project.storeDir });
-  try {
-    return await store.readLog(resolveScope({ kind: "session", host: "opencode", sessionId })!);
-  } finally {
-    await store.close();
-  }
-}
-
-const summary = (log: DecisionLogEntry[]) =>
-  log.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
-
-function pluginLog(): string {
-  return opencode
-    .output()
-    .split("\n")
-    .filter((line) => line.includes("todo-continuation"))
-    .slice(-40)
-    .join("\n");
-}
-
-async function waitForDecision(sessionId: string, last: string): Promise<string[]> {
-  let seen: string[] = [];
-  try {
-    return await waitFor(
-      `decision ${last}`,
-      async () => {
-        seen = summary(await decisions(sessionId));
-        return seen.at(-1) === last ? seen : undefined;
-      },
-      120_000,
-    );
-  } catch (error) {
-    throw new Error(
-      `${(error as Error).message}; decisions so far: ${JSON.stringify(seen)}\nplugin log:\n${pluginLog()}`,
-    );
-  }
-}
+const decisions = (sessionId: string) => decisionsOf(project, sessionId);
+const pluginLog = () => pluginLogOf(opencode);
+const waitForDecision = (sessionId: string, last: string) =>
+  waitForDecisionOf(project, opencode, sessionId, last);
 
 const runs = () =>
   existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0;
