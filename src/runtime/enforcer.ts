@@ -97,10 +97,19 @@ export class IdleEnforcer {
   #disposed = false;
 
   constructor(options: IdleEnforcerOptions) {
-    this.#o = options;
+    this.#o = { ...options };
     const ttl = options.sessionTtlMs ?? 30 * 60_000;
     this.#sweeper = setInterval(() => this.#prune(ttl), Math.max(1000, Math.floor(ttl / 2)));
     this.#sweeper.unref();
+  }
+
+  /**
+   * New timings, for a host that re-read its settings (a project config
+   * edited while it runs): used from the next idle on.
+   */
+  configure(timing: Pick<IdleEnforcerOptions, "debounceMs" | "countdownMs">): void {
+    if (timing.debounceMs !== undefined) this.#o.debounceMs = timing.debounceMs;
+    if (timing.countdownMs !== undefined) this.#o.countdownMs = timing.countdownMs;
   }
 
   /** Sessions currently tracked (for tests and memory benchmarks). */

@@ -132,6 +132,11 @@ export interface RunIdleOptions {
   /** What caused this decision, for the log ("idle", "stop-hook", "wake", ...). */
   trigger?: string;
   /**
+   * The check for this call only, in place of the runtime's `verify` (null:
+   * no check). For one runtime serving many projects (the AI SDK adapter).
+   */
+  verify?: VerifyOptions | null;
+  /**
    * An earlier `explain` of this decision (a countdown's preview): its summary
    * is reused when the stored list still has the same items, so one idle
    * summarizes its list once. Any difference summarizes afresh.
@@ -169,25 +174,60 @@ function freshTurnId(now: number): string {
  */
 export class ContinuationRuntime {
   readonly store: Store;
-  readonly preset: Preset;
-  readonly limits: Limits;
-  readonly nudgeStyle: NudgeStyle;
   readonly dialect: DialectName;
   readonly closeInstruction: string;
   readonly #now: () => number;
   readonly #onDecision: RuntimeOptions["onDecision"];
-  readonly verify: VerifyOptions | null;
+  #preset: Preset;
+  #limits: Limits;
+  #nudgeStyle: NudgeStyle;
+  #verify: VerifyOptions | null;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
-    this.preset = resolvePreset(options.preset);
-    this.limits = resolveLimits(this.preset.limits, options.limits);
-    this.nudgeStyle = options.nudgeStyle ?? this.preset.nudgeStyle;
-    this.dialect = options.dialect ?? this.preset.dialect;
+    this.#preset = resolvePreset(options.preset);
+    this.#limits = resolveLimits(this.#preset.limits, options.limits);
+    this.#nudgeStyle = options.nudgeStyle ?? this.#preset.nudgeStyle;
+    this.dialect = options.dialect ?? this.#preset.dialect;
     this.closeInstruction = options.closeInstruction ?? dialectCloseInstruction(this.dialect);
     this.#now = options.now ?? Date.now;
     this.#onDecision = options.onDecision;
-    this.verify = options.verify ?? null;
+    this.#verify = options.verify ?? null;
+  }
+
+  get preset(): Preset {
+    return this.#preset;
+  }
+
+  get limits(): Limits {
+    return this.#limits;
+  }
+
+  get nudgeStyle(): NudgeStyle {
+    return this.#nudgeStyle;
+  }
+
+  get verify(): VerifyOptions | null {
+    return this.#verify;
+  }
+
+  /**
+   * Takes new project settings (a host re-read its config file): preset,
+   * limits, nudge style and the check, resolved as the constructor resolves
+   * them; the store, dialect and close instruction stay. Validates before it
+   * changes anything: a bad value throws and the old settings stay.
+   */
+  reconfigure(
+    options: Pick<RuntimeOptions, "preset" | "limits" | "nudgeStyle"> & {
+      verify?: VerifyOptions | null;
+    },
+  ): void {
+    const preset = resolvePreset(options.preset);
+    const limits = resolveLimits(preset.limits, options.limits);
+    this.#preset = preset;
+    this.#limits = limits;
+    this.#nudgeStyle = options.nudgeStyle ?? preset.nudgeStyle;
+    this.#verify = options.verify ?? null;
   }
 
   now(): number {
@@ -317,6 +357,7 @@ export class ContinuationRuntime {
     now: number,
     preview?: { todos: TodoList; summary: TodoSummary },
     check?: CheckResult | null,
+    verify: VerifyOptions | null = this.#verify,
   ) {
     const summary =
       preview !== undefined && sameSummaryInput(preview.todos, snap.todos)
@@ -324,7 +365,7 @@ export class ContinuationRuntime {
         : summarize(snap.todos);
     let decision = decide({ state: snap.state, summary, signals, limits: this.limits, now });
     const due = verifyDue({
-      settings: this.verify?.settings,
+      settings: verify?.settings,
       decision,
       state: snap.state,
       summary,
@@ -379,17 +420,18 @@ export class ContinuationRuntime {
     scope: Scope,
     signals: HostSignals,
     outcome: TurnEnd | undefined,
+    verify: VerifyOptions | null,
   ): Promise<CheckResult | null> {
-    if (this.verify === null) return null;
+    if (verify === null) return null;
     const now = this.#now();
     const stored = await this.store.read(scope);
     const snap =
       outcome === undefined
         ? stored
         : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
-    const { due } = this.#decide(snap, signals, now);
+    const { due } = this.#decide(snap, signals, now, undefined, null, verify);
     if (due !== "finished" && due !== "with-nudge") return null;
-    const { settings, cwd, cacheDir, check = verifyProject } = this.verify;
+    const { settings, cwd, cacheDir, check = verifyProject } = verify;
     return (await check({ settings, cwd, cacheDir, now: this.#now })).result;
   }
 
@@ -402,7 +444,13 @@ export class ContinuationRuntime {
     snapshot: ScopeSnapshot,
     signals: HostSignals = {},
     now: number = this.#now(),
-  ): { decision: Decision; summary: TodoSummary; nudge: Nudge | null } {
+  ): {
+    decision: Decision;
+    summary: TodoSummary;
+    nudge: Nudge | null;
+    /** Whether `runIdle` would run the project's check at this stop (see `verifyDue`). */
+    due: ReturnType<typeof verifyDue>;
+  } {
     return this.#decide(snapshot, signals, now);
   }
 
@@ -430,14 +478,15 @@ export class ContinuationRuntime {
       typeof options.signals === "function" ? await options.signals() : (options.signals ?? {});
     const trigger = options.trigger ?? "idle";
     const { outcome } = options;
-    const check = await this.#checkIfDue(scope, signals, outcome);
+    const verify = options.verify === undefined ? this.#verify : options.verify;
+    const check = await this.#checkIfDue(scope, signals, outcome, verify);
     const now = this.#now();
     const { decision, nudge, entry } = await this.store.transact(scope, (stored) => {
       const snap =
         outcome === undefined
           ? stored
           : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
-      const made = this.#decide(snap, signals, now, options.preview, check);
+      const made = this.#decide(snap, signals, now, options.preview, check, verify);
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       const note = made.due === "finished" || made.due === "with-nudge" ? checkNote(check) : null;
       if (note !== null) entry.note = note;

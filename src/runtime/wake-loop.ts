@@ -1,5 +1,5 @@
 import type { HostSignals, Scope, SkipReason, StopReason, TokenUsage } from "../core/types.js";
-import type { ContinuationRuntime, Nudge } from "./runtime.js";
+import type { ContinuationRuntime, Nudge, VerifyOptions } from "./runtime.js";
 
 /**
  * Re-entries allowed per activation, shared by every kind of runtime nudge
@@ -48,6 +48,13 @@ export interface WakeLoopOptions {
   /** A budget shared with other nudges of this activation; created when absent. */
   budget?: WakeBudget;
   signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
+  /**
+   * The project's check for this loop, in place of the runtime's own `verify`
+   * (null: none). With a check, a finished list is not the end: the check
+   * runs, a failure is nudged like open todos, and a pass ends the loop as
+   * `verified`.
+   */
+  verify?: VerifyOptions | null;
   /** Waits out a retry's backoff after a transient provider error; injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -104,17 +111,21 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
       ...(report.usage ? { usage: report.usage } : {}),
     });
     if (report.parked) return { state: "parked", cycles, lastSkip: null, stoppedBy: "parked" };
+    const verify = options.verify === undefined ? runtime.verify : options.verify;
     const summary = (await runtime.explain(scope)).summary;
-    if (summary.actionable === 0) {
+    // With a check, a finished list goes to the engine, which runs it.
+    if (summary.actionable === 0 && verify === null) {
       return { state: "dormant", cycles, lastSkip: null, stoppedBy: "nothing-actionable" };
     }
     if (budget.remaining === 0) {
       // Logged, so `why` and `log` say why the loop stopped after its last nudge.
       await runtime.recordSkip(scope, "wake-budget", "wake");
-      return { state: "idle", cycles, lastSkip: null, stoppedBy: "wake-budget" };
+      const state: WakeState = summary.actionable === 0 ? "dormant" : "idle";
+      return { state, cycles, lastSkip: null, stoppedBy: "wake-budget" };
     }
     const result = await runtime.runIdle(scope, {
       trigger: "wake",
+      verify,
       ...(options.signals ? { signals: options.signals } : {}),
       // Delivery here is handing the nudge to the next turn, which the budget must allow.
       deliver: () => {
@@ -123,7 +134,9 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
     });
     if (result.action === "skip") {
       const state: WakeState =
-        result.reason === "no-incomplete-todos" || result.reason === "only-blocked-todos"
+        summary.actionable === 0 ||
+        result.reason === "no-incomplete-todos" ||
+        result.reason === "only-blocked-todos"
           ? "dormant"
           : "idle";
       return { state, cycles, lastSkip: result.reason, stoppedBy: result.reason };

@@ -4,6 +4,8 @@
  */
 export { createTodoTools, TodoToolError, type TodoToolsOptions, toAiSdkTool } from "./tools.js";
 export {
+  type AiSdkVerifyOptions,
+  aiSdkVerify,
   formatReminders,
   type GenerateTurnResult,
   type RunWithTodosOptions,

@@ -1,5 +1,13 @@
+import { statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
 import type { ModelMessage } from "ai";
-import type { HostSignals, Reminder, Scope, SkipReason } from "../../core/types.js";
+import {
+  DEFAULT_VERIFY_TIMEOUT_MS,
+  DEFAULT_VERIFY_WHEN,
+  validateConfig,
+} from "../../config/validate.js";
+import type { HostSignals, Reminder, Scope, SkipReason, VerifyWhen } from "../../core/types.js";
 import {
   type ContinuationRuntime,
   classifyAiSdkFinishReason,
@@ -11,6 +19,97 @@ import {
   type WakeState,
   type WakeStop,
 } from "../../runtime/index.js";
+import type { VerifyOptions } from "../../runtime/runtime.js";
+
+/**
+ * The project's own check for `runWithTodos`: when the model stops with
+ * nothing actionable left, `command` runs in `cwd` (`sh -c`, its own process
+ * group, killed after `timeoutMs`); exit 0 ends the loop as verified, a
+ * failure is sent back to the model as a nudge with the output's last lines.
+ * Results are cached per working tree in `cacheDir`.
+ */
+export interface AiSdkVerifyOptions {
+  /** A shell command; exit 0 means the work is done (e.g. `npm test`). */
+  command: string;
+  /** The project folder the command runs in (absolute, existing). */
+  cwd: string;
+  /** Default 120000 (two minutes); 1000 to 3600000. A check that runs out of time never nudges. */
+  timeoutMs?: number;
+  /** `finished` (default): when nothing actionable is left; `every-stop`: also under every list nudge. */
+  when?: VerifyWhen;
+  /** Where results and their lock are kept; default the file store's folder, else `<tmp>/todo-continuation`. */
+  cacheDir?: string;
+}
+
+const VERIFY_OPTION_KEYS = ["command", "cwd", "timeoutMs", "when", "cacheDir"];
+
+/**
+ * Validates `runWithTodos`'s `verify` into the runtime's form. Throws an
+ * error naming the field, what it accepts and what was given.
+ */
+export function aiSdkVerify(raw: unknown, store: unknown): VerifyOptions {
+  const where = "runWithTodos: verify";
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new Error(`${where} must be an object such as { command: "npm test", cwd }`);
+  }
+  const options = raw as Record<string, unknown>;
+  for (const key of Object.keys(options)) {
+    if (!VERIFY_OPTION_KEYS.includes(key)) {
+      throw new Error(
+        `${where}.${key} is not a known option; known: ${VERIFY_OPTION_KEYS.join(", ")}`,
+      );
+    }
+  }
+  const { cwd, cacheDir, command, timeoutMs, when } = options;
+  let checked: { command: string; timeoutMs?: number; when?: VerifyWhen };
+  try {
+    const config = validateConfig(
+      {
+        verify: {
+          command,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(when !== undefined ? { when } : {}),
+        },
+      },
+      "runWithTodos",
+    );
+    checked = config.verify as typeof checked;
+  } catch (error) {
+    throw new Error(error instanceof Error ? error.message : String(error));
+  }
+  const folder = (name: string, value: unknown, mustExist: boolean): string => {
+    if (typeof value !== "string" || !isAbsolute(value)) {
+      throw new Error(
+        `${where}.${name} must be an absolute path, got ${JSON.stringify(value) ?? "nothing"}`,
+      );
+    }
+    if (mustExist) {
+      let isDir = false;
+      try {
+        isDir = statSync(value).isDirectory();
+      } catch {
+        isDir = false;
+      }
+      if (!isDir) throw new Error(`${where}.${name} must be an existing folder, got ${value}`);
+    }
+    return value;
+  };
+  const storeRoot = (store as { root?: unknown } | null)?.root;
+  return {
+    settings: {
+      command: checked.command,
+      timeoutMs: checked.timeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS,
+      when: checked.when ?? DEFAULT_VERIFY_WHEN,
+    },
+    cwd: folder("cwd", cwd, true),
+    cacheDir:
+      cacheDir !== undefined
+        ? folder("cacheDir", cacheDir, false)
+        : typeof storeRoot === "string"
+          ? storeRoot
+          : join(tmpdir(), "todo-continuation"),
+  };
+}
 
 /**
  * What one model call must return: `generateText`'s result and an agent's
@@ -39,6 +138,11 @@ export interface RunWithTodosOptions<R extends GenerateTurnResult> {
   budget?: WakeBudget;
   signals?: HostSignals | (() => HostSignals | Promise<HostSignals>);
   /**
+   * The project's own check (see `AiSdkVerifyOptions`); null turns off a
+   * check the runtime was built with. Default: the runtime's own `verify`.
+   */
+  verify?: AiSdkVerifyOptions | null;
+  /**
    * Whether `messages` ends with a real user turn, which resets the episode
    * and lifts an earlier abort block. Default true; pass false when resuming
    * after a restart or from a scheduled job.
@@ -57,7 +161,9 @@ export interface RunWithTodosResult<R extends GenerateTurnResult> {
    * Why the loop stopped, always set: `aborted`, the engine's skip reason, or
    * `wake-budget` (the allowed re-entries are spent; every shipped preset
    * sets `maxWakeCycles` equal to `maxAutoTurns`), `nothing-actionable`,
-   * `parked`, `not-delivered`.
+   * `parked`, `not-delivered`. With `verify`, a finished list ends as
+   * `verified`, `verify-timed-out`, `verify-error` or
+   * `verify-unchanged-failure` instead of `nothing-actionable`.
    */
   stoppedBy: WakeStop | "aborted";
   /** True when the abort signal ended the loop. */
@@ -95,6 +201,13 @@ export async function runWithTodos<R extends GenerateTurnResult>(
   const results: R[] = [];
   const nudges: Nudge[] = [];
   let aborted = false;
+  // Validated before anything is recorded: a bad option loses nothing.
+  const verify =
+    options.verify === undefined
+      ? undefined
+      : options.verify === null
+        ? null
+        : aiSdkVerify(options.verify, runtime.store);
 
   if (options.realUserTurn !== false) await runtime.turnStarted(scope, { real: true });
 
@@ -104,6 +217,7 @@ export async function runWithTodos<R extends GenerateTurnResult>(
     ...(options.maxWakeCycles !== undefined ? { maxWakeCycles: options.maxWakeCycles } : {}),
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.signals ? { signals: options.signals } : {}),
+    ...(verify !== undefined ? { verify } : {}),
     runTurn: async ({ nudge }) => {
       if (abortSignal?.aborted) {
         aborted = true;

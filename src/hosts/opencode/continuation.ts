@@ -1,3 +1,5 @@
+import type { ProjectSettings } from "../../config/project.js";
+import { ProjectConfigWatcher } from "../../config/watch.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { DecisionLogEntry, HostSignals, Scope, Store } from "../../core/types.js";
 import {
@@ -12,7 +14,11 @@ import { ContinuationRuntime, type IdleResult, type Nudge } from "../../runtime/
 import { AgentDirectory } from "./agents.js";
 import { type OpenCodeClient, type OpenCodeModelRef, unwrap } from "./client.js";
 import { readEvent, type SessionEvent } from "./events.js";
-import type { OpenCodeSettings } from "./options.js";
+import {
+  type OpenCodePluginOptions,
+  type OpenCodeSettings,
+  parseOpenCodeOptions,
+} from "./options.js";
 import { todosFromOpenCode } from "./todos.js";
 
 /** The host name in scope keys: `session/opencode.<session id>`. */
@@ -39,6 +45,37 @@ export interface OpenCodeContinuationOptions {
   now?: () => number;
   /** Where log lines go. Default: OpenCode's own log through `client.app.log`. */
   log?: (level: LogLevel, message: string, extra?: Record<string, unknown>) => void;
+  /**
+   * The project's config file (`todo-continuation.config.json`), read for
+   * OpenCode's project folder and read again when it (or the user's trust
+   * record) changes: its preset and limits go under `options` (an option
+   * given to the plugin wins over the file), its `verify` runs only once the
+   * file is trusted. Absent: no project config is read.
+   */
+  project?: {
+    /** The folder OpenCode serves (the plugin input's `directory`). */
+    directory: string;
+    /** The plugin's own options (install-time defaults and OpenCode's), before validation. */
+    options: OpenCodePluginOptions;
+    /** Where check results and their lock are kept (the store folder). */
+    cacheDir: string;
+    env?: Record<string, string | undefined>;
+    home?: string;
+  };
+}
+
+/**
+ * The plugin's options over the project file's values: an option given to
+ * the plugin wins, a limit at a time.
+ */
+export function mergeProjectOptions(
+  options: OpenCodePluginOptions,
+  file: Pick<ProjectSettings, "preset" | "limits">,
+): OpenCodePluginOptions {
+  const merged: OpenCodePluginOptions = { ...options };
+  if (options.preset === undefined && file.preset !== undefined) merged.preset = file.preset;
+  if (file.limits !== undefined) merged.limits = { ...file.limits, ...(options.limits ?? {}) };
+  return merged;
 }
 
 /** What the plugin remembers about one session, beside the enforcer's own bookkeeping. */
@@ -116,7 +153,14 @@ export class OpenCodeContinuation {
   readonly runtime: ContinuationRuntime;
   readonly enforcer: IdleEnforcer;
   readonly #client: OpenCodeClient;
-  readonly #settings: OpenCodeSettings;
+  #settings: OpenCodeSettings;
+  readonly #project:
+    | (NonNullable<OpenCodeContinuationOptions["project"]> & { watcher: ProjectConfigWatcher })
+    | null;
+  /** Why the project config cannot be used; no nudges while set. */
+  #configProblem: string | null = null;
+  /** Problems and notices already shown: once each. */
+  readonly #told = new Set<string>();
   readonly #agents: AgentDirectory;
   readonly #tracks = new Map<string, SessionTrack>();
   /** Recently deleted sessions: late events for them are ignored, so nothing is written again. */
@@ -133,6 +177,17 @@ export class OpenCodeContinuation {
     this.#now = options.now ?? Date.now;
     this.#startedAt = this.#now();
     this.#log = options.log ?? ((level, text, extra) => this.#hostLog(level, text, extra));
+    const project = options.project;
+    this.#project =
+      project === undefined
+        ? null
+        : {
+            ...project,
+            watcher: new ProjectConfigWatcher(project.directory, {
+              env: project.env ?? process.env,
+              ...(project.home !== undefined ? { home: project.home } : {}),
+            }),
+          };
     this.runtime = new ContinuationRuntime({
       store,
       preset: settings.preset.name,
@@ -313,7 +368,88 @@ export class OpenCodeContinuation {
     if (!this.#settings.enabled) return;
     if (await this.#isChild(sessionId, track)) return;
     if (!(await this.#hasList(sessionId, track, true))) return;
+    await this.refreshProject();
+    const problem = this.#configProblem;
+    if (problem !== null) {
+      // The limits the user wrote are unknown: no nudge, and the log says why.
+      const scope = this.scopeFor(sessionId);
+      if (scope) await this.runtime.recordSkip(scope, "config-invalid", "idle", problem);
+      return;
+    }
     this.enforcer.idle(sessionId);
+  }
+
+  /**
+   * Reads the project config again if a file it comes from changed (a few
+   * stats otherwise), and applies it: the merged options, the check when
+   * trusted. A problem or an untrusted check is told to the user once, as a
+   * toast and in OpenCode's log. Never throws.
+   */
+  async refreshProject(): Promise<void> {
+    const project = this.#project;
+    if (project === null || this.#disposed) return;
+    let file: ProjectSettings;
+    try {
+      const read = await project.watcher.read();
+      if (!read.changed) return;
+      file = read.settings;
+    } catch (error) {
+      file = {
+        file: null,
+        verify: null,
+        trust: null,
+        problem: `the project config could not be read: ${message(error)}`,
+        notice: null,
+      };
+    }
+    let problem = file.problem;
+    if (problem === null) {
+      try {
+        const settings = parseOpenCodeOptions(mergeProjectOptions(project.options, file));
+        this.runtime.reconfigure({
+          preset: settings.preset.name,
+          limits: settings.limits,
+          nudgeStyle: settings.nudgeStyle,
+          verify:
+            file.verify === null
+              ? null
+              : { settings: file.verify, cwd: project.directory, cacheDir: project.cacheDir },
+        });
+        this.enforcer.configure({
+          countdownMs: settings.countdownMs,
+          debounceMs: settings.debounceMs,
+        });
+        this.#settings = settings;
+      } catch (error) {
+        problem = `${file.file ?? "the project config"} with the plugin's options: ${message(error)}`;
+      }
+    }
+    this.#configProblem = problem;
+    if (problem !== null) {
+      this.#tell("error", `project config not used, no nudges until it is fixed: ${problem}`);
+    } else if (file.notice !== null) {
+      this.#tell("warning", file.notice);
+    } else if (file.verify !== null) {
+      this.#log("info", `verify: \`${file.verify.command}\` runs when the list is done`);
+    }
+  }
+
+  /** Shows a problem or notice once: a toast in the TUI and a line in OpenCode's log. */
+  #tell(variant: "warning" | "error", text: string): void {
+    if (this.#told.has(text)) return;
+    this.#told.add(text);
+    this.#log(variant === "error" ? "error" : "warn", text);
+    const tui = this.#client.tui;
+    if (!this.#settings.toast || typeof tui?.showToast !== "function") return;
+    try {
+      tui
+        .showToast({
+          body: { title: "Todo continuation", message: text, variant, duration: 10_000 },
+        })
+        .catch(() => {});
+    } catch {
+      // A toast must never break the session.
+    }
   }
 
   async #onTodos(sessionId: string, raw: unknown, track: SessionTrack): Promise<void> {

@@ -33,12 +33,22 @@ function checkInput(input: unknown): OpenCodePluginInput {
 export function createOpenCodePlugin(defaults: OpenCodePluginOptions = {}): OpenCodePlugin {
   return async (input, options) => {
     if (options !== undefined && options !== null) parseOpenCodeOptions(options); // names a bad one
-    const settings = parseOpenCodeOptions({ ...defaults, ...(options ?? {}) });
-    const { client } = checkInput(input);
+    const merged: OpenCodePluginOptions = { ...defaults, ...((options ?? {}) as object) };
+    const settings = parseOpenCodeOptions(merged);
+    const { client, directory } = checkInput(input);
     const store = createFileStore(
       settings.storeDir !== undefined ? { root: settings.storeDir } : {},
     );
-    const continuation = new OpenCodeContinuation({ client, settings, store });
+    const continuation = new OpenCodeContinuation({
+      client,
+      settings,
+      store,
+      // The project's config file: read now (a problem is told at once) and again when it changes.
+      ...(typeof directory === "string" && directory !== ""
+        ? { project: { directory, options: merged, cacheDir: store.root } }
+        : {}),
+    });
+    await continuation.refreshProject();
     const hooks: OpenCodeHooks = {
       event: async ({ event }) => continuation.handle(event),
       dispose: () => continuation.dispose(),

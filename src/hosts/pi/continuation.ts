@@ -117,6 +117,11 @@ export class PiContinuation {
   #pendingError: PiAssistantMessage | null = null;
   /** Tool calls our handlers ran (their failures already queued a reminder). */
   readonly #ranToolCalls = new Set<string>();
+  /** Why the project config cannot be used: nothing is nudged while set. */
+  #configProblem: string | null = null;
+  /** A finished stop whose check runs at `agent_before_settle` (pi 1.x). */
+  #settleCheck: { signals: HostSignals } | null = null;
+  #settles = false;
 
   constructor(options: PiContinuationOptions) {
     this.#runtime = options.runtime;
@@ -125,6 +130,23 @@ export class PiContinuation {
 
   get scope(): Scope | null {
     return this.#scope;
+  }
+
+  /**
+   * The project config cannot be used (the extension re-reads it): while set,
+   * no stop is nudged and each is logged as `config-invalid` with `problem`.
+   */
+  setConfigProblem(problem: string | null): void {
+    this.#configProblem = problem;
+  }
+
+  /**
+   * pi emits `agent_before_settle` and waits for its handlers (pi 1.x): a
+   * stop whose check must run is decided there, with the check's result,
+   * instead of queuing a nudge at `turn_end` that a passing check withdraws.
+   */
+  setSettles(settles: boolean): void {
+    this.#settles = settles;
   }
 
   /** Runs store work strictly in order, off pi's critical path; failures are reported, not thrown. */
@@ -170,6 +192,7 @@ export class PiContinuation {
     this.#reservation = null;
     this.#injectedTurn = false;
     this.#pendingError = null;
+    this.#settleCheck = null;
     await this.#refresh();
   }
 
@@ -180,6 +203,7 @@ export class PiContinuation {
     this.providerErrorFinal();
     if (this.#reservation) this.#reservation.superseded = true;
     this.#injectedTurn = false;
+    this.#settleCheck = null;
     await this.#enqueue((scope) => this.#runtime.turnStarted(scope, { real: true }));
     await this.#refresh();
   }
@@ -224,6 +248,8 @@ export class PiContinuation {
   async context(messages: PiMessage[], abort: () => void): Promise<ContextResult | undefined> {
     // pi is calling the model again after an error: its retry (or a compaction) took over.
     this.#pendingError = null;
+    // pi went on by itself (a queued message): the stop was not final, nothing to check.
+    this.#settleCheck = null;
     let next = messages;
     const reservation = this.#reservation;
     const index = reservation ? messages.findIndex((m) => reservationId(m) === reservation.id) : -1;
@@ -348,6 +374,37 @@ export class PiContinuation {
   }
 
   /**
+   * pi 1.x is about to settle the run (it awaits this): a finished stop whose
+   * check is due is decided now, the check included, and a nudge for a
+   * failing check is queued as a follow-up, which keeps the run going.
+   * Returns whether one was queued.
+   */
+  async beforeSettle(): Promise<boolean> {
+    const pending = this.#settleCheck;
+    this.#settleCheck = null;
+    if (pending === null || this.#scope === null) return false;
+    const result = await this.#enqueue((scope) =>
+      this.#runtime.runIdle(scope, {
+        trigger: "turn_end",
+        signals: pending.signals,
+        // Persisted before this runs: queuing is the delivery.
+        deliver: (nudge) =>
+          this.#options.queueFollowUp({
+            customType: NUDGE_MESSAGE_TYPE,
+            content: nudge.text,
+            display: true,
+            details: { episodeId: nudge.episodeId, autoTurn: nudge.autoTurn },
+          }),
+      }),
+    );
+    const queued = result?.action === "inject" && result.delivered;
+    if (queued) this.#injectedTurn = true;
+    this.#snapshot = null;
+    await this.#refresh();
+    return queued;
+  }
+
+  /**
    * The end of a turn. Only a turn without tool calls can end the run; for
    * those, decide synchronously whether to queue a nudge. Never awaits.
    */
@@ -367,6 +424,14 @@ export class PiContinuation {
     if (hasToolCalls(message)) return;
     // One nudge in flight at a time; the pending one answers this turn too.
     if (this.#reservation) return;
+    const problem = this.#configProblem;
+    if (problem !== null) {
+      // The limits the user wrote are unknown: no nudge, and the log says why.
+      void this.#enqueue((scope) =>
+        this.#runtime.recordSkip(scope, "config-invalid", "turn_end", problem),
+      );
+      return;
+    }
     const signals = this.#signals();
     // An answer that ends by asking the user something waits for the user.
     if (asksTheUser(answerText(message))) signals.awaitingUser = true;
@@ -378,11 +443,24 @@ export class PiContinuation {
         this.#options.onError?.(error);
       }
     }
-    if (preview?.action === "inject") {
+    // A finished list whose check runs now. pi 1.x waits for its
+    // `agent_before_settle` handlers: decided there, with the check's result.
+    if (preview?.action === "skip" && preview.check && this.#settles) {
+      this.#settleCheck = { signals };
+      return;
+    }
+    // pi 0.73 does not: a nudge for a failing check could not be queued once
+    // the run has ended, so one is queued at once, and `context` withdraws it
+    // if the check passes.
+    if (preview !== null && (preview.action === "inject" || preview.check)) {
       const id = randomUUID();
+      const command = this.#runtime.verify?.settings.command ?? "";
       this.#options.queueFollowUp({
         customType: NUDGE_MESSAGE_TYPE,
-        content: preview.text,
+        content:
+          preview.action === "inject"
+            ? preview.text
+            : `Your todo list is done; the project's check (\`${command}\`) decides whether the work is finished.`,
         display: true,
         details: { reservation: id },
       });

@@ -1,3 +1,5 @@
+import type { ProjectSettings } from "../../config/project.js";
+import { ProjectConfigWatcher } from "../../config/watch.js";
 import { createToolset, isDialectName } from "../../core/dialects/index.js";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { quoteInput } from "../../core/quote.js";
@@ -12,6 +14,7 @@ import type {
 } from "../../core/types.js";
 import { ContinuationRuntime, type RuntimeOptions } from "../../runtime/index.js";
 import { createFileStore } from "../../store/file/file-store.js";
+import { resolveStoreRoot } from "../../store/root.js";
 import { PiContinuation } from "./continuation.js";
 import { promptSnippet } from "./messages.js";
 import type { PiContext, PiExtensionApi, PiToolDefinition } from "./pi-api.js";
@@ -26,12 +29,23 @@ export interface PiExtensionOptions {
   store?: Store;
   /** File store folder; default `$TODO_CONTINUATION_DIR`, else the standard folder. */
   dir?: string;
-  /** Limits and nudge style; default `$TODO_CONTINUATION_PRESET`, else "default". */
+  /**
+   * Limits and nudge style; default `$TODO_CONTINUATION_PRESET`, else the
+   * project config's preset, else "default".
+   */
   preset?: PresetName;
   /** Tool dialect; default `$TODO_CONTINUATION_DIALECT`, else "pi" (todo_write with ops). */
   dialect?: DialectName;
-  /** Overrides on top of the preset's limits. */
+  /** Overrides on top of the preset's limits; each wins over the project config's. */
   limits?: Partial<Limits>;
+  /**
+   * Read the project config (`todo-continuation.config.json`) for pi's
+   * folder: its preset and limits, and its `verify` once trusted. Re-read
+   * when it or the trust record changes. Default true.
+   */
+  projectConfig?: boolean;
+  /** The project folder; default the folder pi works in (`ctx.cwd`). */
+  cwd?: string;
   /** Force subagent mode (no tools, no continuation); default detected from the environment. */
   subagent?: boolean;
   /** Facts only you know at decision time (background work, a pending question). Must not block. */
@@ -85,6 +99,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       options.dialect ?? envChoice(env, DIALECT_ENV, ["typeclaw", "parley", "pi"]) ?? "pi";
     if (!isDialectName(dialect))
       throw new Error(`dialect must be typeclaw, parley or pi; got ${dialect}`);
+    // Given explicitly (option or environment): wins over the project config's.
     const preset = options.preset ?? envChoice(env, PRESET_ENV, PRESET_NAMES);
     const subagent = options.subagent ?? isSubagent(env);
     const ownStore = options.store === undefined;
@@ -99,10 +114,19 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       ...(options.onDecision ? { onDecision: options.onDecision } : {}),
     });
     let lastContext: PiContext | null = null;
-    const report = (error: unknown) => {
-      const message = `todo-continuation: ${error instanceof Error ? error.message : String(error)}`;
-      if (lastContext?.hasUI) lastContext.ui.notify(message, "warning");
+    const show = (text: string, type: "warning" | "error") => {
+      const message = `todo-continuation: ${text}`;
+      if (lastContext?.hasUI) lastContext.ui.notify(message, type);
       else process.stderr.write(`${message}\n`);
+    };
+    const report = (error: unknown) =>
+      show(error instanceof Error ? error.message : String(error), "warning");
+    /** Problems and notices already shown: once each. */
+    const told = new Set<string>();
+    const tell = (text: string, type: "warning" | "error") => {
+      if (told.has(text)) return;
+      told.add(text);
+      show(text, type);
     };
     const continuation = new PiContinuation({
       runtime,
@@ -110,6 +134,51 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       ...(options.signals ? { signals: options.signals } : {}),
       onError: report,
     });
+    const storeRoot = (store as { root?: unknown }).root;
+    const cacheDir = typeof storeRoot === "string" ? storeRoot : resolveStoreRoot(options.dir);
+    let watcher: ProjectConfigWatcher | null = null;
+    /**
+     * Reads the project config again when a file it comes from changed (a
+     * few stats otherwise) and applies it. A problem stops every nudge until
+     * fixed; it and an untrusted check are shown once. Never throws.
+     */
+    const refreshProject = async () => {
+      if (watcher === null) return;
+      let file: ProjectSettings;
+      try {
+        const read = await watcher.read();
+        if (!read.changed) return;
+        file = read.settings;
+      } catch (error) {
+        const text = error instanceof Error ? error.message : String(error);
+        file = {
+          file: null,
+          verify: null,
+          trust: null,
+          problem: `the project config could not be read: ${text}`,
+          notice: null,
+        };
+      }
+      let problem = file.problem;
+      if (problem === null) {
+        const limits = { ...(file.limits ?? {}), ...(options.limits ?? {}) };
+        try {
+          runtime.reconfigure({
+            ...((preset ?? file.preset) !== undefined ? { preset: preset ?? file.preset } : {}),
+            limits,
+            verify:
+              file.verify === null ? null : { settings: file.verify, cwd: watcher.cwd, cacheDir },
+          });
+        } catch (error) {
+          const text = error instanceof Error ? error.message : String(error);
+          problem = `${file.file ?? "the project config"} with the extension's options: ${text}`;
+        }
+      }
+      continuation.setConfigProblem(problem);
+      if (problem !== null)
+        tell(`project config not used, no nudges until it is fixed: ${problem}`, "error");
+      else if (file.notice !== null) tell(file.notice, "warning");
+    };
     const tools = subagent ? [] : createToolset({ dialect });
     const toolNames = new Set(tools.map((t) => t.name));
     for (const tool of tools) pi.registerTool(toPiTool(tool, continuation));
@@ -124,13 +193,23 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
             sessionId: ctx.sessionManager.getSessionId(),
           });
       if (scope) markParent(env, scope.key);
+      // Subagents never nudge nor check: they read no project config.
+      if (scope && options.projectConfig !== false) {
+        watcher = new ProjectConfigWatcher(options.cwd ?? ctx.cwd ?? process.cwd(), { env });
+      }
+      await refreshProject();
       await continuation.start(scope);
     });
     pi.on("input", async (event, ctx) => {
       lastContext = ctx;
+      await refreshProject();
       await continuation.userInput(event.source);
     });
-    pi.on("context", (event, ctx) => continuation.context(event.messages, () => ctx.abort()));
+    pi.on("context", async (event, ctx) => {
+      // Before every model call: a config edited or trusted meanwhile applies to this turn's stop.
+      await refreshProject();
+      return continuation.context(event.messages, () => ctx.abort());
+    });
     // These two must not await: pi checks its follow-up queue right after turn_end.
     // A message_end handler may return a replacement (pi 0.73 puts it in place).
     pi.on("message_end", (event) => {
@@ -144,9 +223,13 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
     pi.on("agent_end", () => {
       continuation.agentEnd();
     });
-    pi.on("agent_before_settle", () => {
+    // pi 1.x awaits this before the run settles; its `on` returns an unsubscribe function (0.73's returns nothing).
+    const settles = pi.on("agent_before_settle", async () => {
       continuation.providerErrorFinal();
+      // A nudge for a failing check is queued as a follow-up: pi goes on with it.
+      return (await continuation.beforeSettle()) ? { continue: true } : undefined;
     });
+    continuation.setSettles(typeof settles === "function");
     pi.on("tool_execution_end", (event) => {
       if (toolNames.has(event.toolName)) {
         continuation.toolEnded(event.toolCallId, event.toolName, event.isError);

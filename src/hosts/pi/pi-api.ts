@@ -40,6 +40,8 @@ export type PiMessage =
 
 export interface PiContext {
   sessionManager: { getSessionId(): string };
+  /** The folder pi works in (its project). */
+  cwd?: string;
   /** Aborts the current agent run (what Esc does). */
   abort(): void;
   hasUI: boolean;
@@ -93,7 +95,11 @@ export interface PiExtensionApi {
   /** Emitted before pi decides whether to retry the run's last error (0.73 and 1.x). */
   on(event: "agent_end", handler: Handler<{ messages: PiMessage[] }>): void;
   /** pi 1.x only: the run is over, after pi's own retries and overflow compaction. */
-  on(event: "agent_before_settle", handler: Handler<{ outcome?: string }>): void;
+  /** pi 1.x returns a function that removes the handler; 0.73 returns nothing. */
+  on(
+    event: "agent_before_settle",
+    handler: Handler<{ outcome?: string }>,
+  ): undefined | (() => void);
   on(
     event: "tool_execution_end",
     handler: Handler<{ toolCallId: string; toolName: string; isError: boolean }>,

@@ -8,7 +8,14 @@ import type {
 } from "../../core/types.js";
 import type { ContinuationRuntime } from "../../runtime/index.js";
 
-export type Preview = { action: "inject"; text: string } | { action: "skip"; reason: SkipReason };
+/**
+ * `check`: `runIdle` will run the project's check at this stop, so its
+ * decision may differ from the preview's (a skip may become a verification
+ * nudge, a nudge gains the check's failure).
+ */
+export type Preview =
+  | { action: "inject"; text: string; check: boolean }
+  | { action: "skip"; reason: SkipReason; check: boolean };
 
 /**
  * The snapshot with a turn's outcome recorded, as `runtime.turnEnded` records
@@ -34,7 +41,8 @@ export function previewIdle(
   signals: HostSignals,
   now: number,
 ): Preview {
-  const { decision, nudge } = runtime.preview(snapshot, signals, now);
-  if (decision.action === "skip") return { action: "skip", reason: decision.reason };
-  return { action: "inject", text: nudge?.text ?? "" };
+  const { decision, nudge, due } = runtime.preview(snapshot, signals, now);
+  const check = due === "finished" || due === "with-nudge";
+  if (decision.action === "skip") return { action: "skip", reason: decision.reason, check };
+  return { action: "inject", text: nudge?.text ?? "", check };
 }

@@ -7,8 +7,11 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { resolveScope } from "../../../src/core/scope/scope.js";
+import type { DecisionLogEntry } from "../../../src/core/types.js";
 import { installOpenCode } from "../../../src/hosts/opencode/install.js";
 import type { OpenCodePluginOptions } from "../../../src/hosts/opencode/options.js";
+import { createFileStore } from "../../../src/store/file/file-store.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 
 export const OPENCODE_VERSION = "1.18.33";
@@ -289,5 +292,56 @@ export async function waitFor<T>(
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The plugin's decision log for a session, read from the project's store as the CLI would. */
+export async function decisions(
+  project: OpenCodeProject,
+  sessionId: string,
+): Promise<DecisionLogEntry[]> {
+  const store = createFileStore({ root: project.storeDir });
+  try {
+    return await store.readLog(resolveScope({ kind: "session", host: "opencode", sessionId })!);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `inject`, or `skip:<reason>`, per decision. */
+export const summary = (log: DecisionLogEntry[]) =>
+  log.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
+
+/** The plugin's lines in OpenCode's log, for failure messages. */
+export function pluginLog(opencode: OpenCodeServer): string {
+  return opencode
+    .output()
+    .split("\n")
+    .filter((line) => line.includes("todo-continuation"))
+    .slice(-40)
+    .join("\n");
+}
+
+/** Waits until the session's decision log ends with `last` (a skip reason or "inject"). */
+export async function waitForDecision(
+  project: OpenCodeProject,
+  opencode: OpenCodeServer,
+  sessionId: string,
+  last: string,
+): Promise<string[]> {
+  let seen: string[] = [];
+  try {
+    return await waitFor(
+      `decision ${last}`,
+      async () => {
+        seen = summary(await decisions(project, sessionId));
+        return seen.at(-1) === last ? seen : undefined;
+      },
+      120_000,
+    );
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}; decisions so far: ${JSON.stringify(seen)}\nplugin log:\n${pluginLog(opencode)}`,
+    );
   }
 }

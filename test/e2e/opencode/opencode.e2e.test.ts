@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resolveScope } from "../../../src/core/scope/scope.js";
-import type { DecisionLogEntry } from "../../../src/core/types.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
 import {
   type ChatRequest,
@@ -16,11 +15,14 @@ import {
   toolCallReply,
 } from "../support/openai-server.js";
 import {
+  decisions as decisionsOf,
   type OpenCodeProject,
   type OpenCodeServer,
   prepareProject,
   startOpenCode,
+  summary,
   waitFor,
+  waitForDecision as waitForDecisionOf,
 } from "./opencode-host.js";
 
 /** Median milliseconds of `node -e ""`: how loaded the machine is right now. */
@@ -59,46 +61,9 @@ function scopeOf(sessionId: string) {
   return resolveScope({ kind: "session", host: "opencode", sessionId })!;
 }
 
-async function decisions(sessionId: string): Promise<DecisionLogEntry[]> {
-  const store = createFileStore({ root: project.storeDir });
-  try {
-    return await store.readLog(scopeOf(sessionId));
-  } finally {
-    await store.close();
-  }
-}
-
-const summary = (log: DecisionLogEntry[]) =>
-  log.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
-
-/** The plugin's lines in OpenCode's log, for failure messages. */
-function pluginLog(): string {
-  return opencode
-    .output()
-    .split("\n")
-    .filter((line) => line.includes("todo-continuation"))
-    .slice(-40)
-    .join("\n");
-}
-
-/** Waits until the plugin's decision log for the session ends with `last` (a skip reason or "inject"). */
-async function waitForDecision(sessionId: string, last: string): Promise<string[]> {
-  let seen: string[] = [];
-  try {
-    return await waitFor(
-      `decision ${last}`,
-      async () => {
-        seen = summary(await decisions(sessionId));
-        return seen.at(-1) === last ? seen : undefined;
-      },
-      120_000,
-    );
-  } catch (error) {
-    throw new Error(
-      `${(error as Error).message}; decisions so far: ${JSON.stringify(seen)}\nplugin log:\n${pluginLog()}`,
-    );
-  }
-}
+const decisions = (sessionId: string) => decisionsOf(project, sessionId);
+const waitForDecision = (sessionId: string, last: string) =>
+  waitForDecisionOf(project, opencode, sessionId, last);
 
 beforeAll(async () => {
   model = await startOpenAiServer({

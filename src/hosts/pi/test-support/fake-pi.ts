@@ -25,7 +25,11 @@ export class FakePi implements PiExtensionApi {
   readonly notices: string[] = [];
   readonly ctx: PiContext;
 
-  constructor(sessionId = "session-1") {
+  /** Acts as pi 1.x: `on` returns an unsubscribe function, and `agent_before_settle` is awaited. */
+  readonly settles: boolean;
+
+  constructor(sessionId = "session-1", options: { settles?: boolean } = {}) {
+    this.settles = options.settles === true;
     this.ctx = {
       sessionManager: { getSessionId: () => sessionId },
       abort: () => {
@@ -40,6 +44,7 @@ export class FakePi implements PiExtensionApi {
     const list = this.handlers.get(event) ?? [];
     list.push(handler as AnyHandler);
     this.handlers.set(event, list);
+    return this.settles ? () => {} : undefined;
   }) as PiExtensionApi["on"];
 
   registerTool(tool: PiToolDefinition): void {

@@ -1,0 +1,127 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/host-cache.js";
+import {
+  type ChatRequest,
+  messageText,
+  type OpenAiServer,
+  startOpenAiServer,
+  textReply,
+  toolCallReply,
+} from "../support/openai-server.js";
+import {
+  decisions as decisionsOf,
+  type OpenCodeProject,
+  type OpenCodeServer,
+  pluginLog as pluginLogOf,
+  prepareProject,
+  startOpenCode,
+  waitForDecision as waitForDecisionOf,
+} from "./opencode-host.js";
+
+/** The built CLI (`npm run build` first): the user's `todo-continuation trust`. */
+const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
+
+let model: OpenAiServer;
+let project: OpenCodeProject;
+let opencode: OpenCodeServer;
+let runsFile: string;
+
+const todo = (content: string, status: string) => ({ content, status, priority: "high" });
+const write = (...todos: ReturnType<typeof todo>[]) => toolCallReply("todowrite", { todos });
+
+function promptOf(request: ChatRequest): string | null {
+  const last = request.body.messages.at(-1);
+  return last?.role === "user" ? messageText(last) : null;
+}
+
+const decisions = (sessionId: string) => decisionsOf(project, sessionId);
+const pluginLog = () => pluginLogOf(opencode);
+const waitForDecision = (sessionId: string, last: string) =>
+  waitForDecisionOf(project, opencode, sessionId, last);
+
+const runs = () =>
+  existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0;
+
+beforeAll(async () => {
+  model = await startOpenAiServer({
+    intercept: (request) =>
+      messageText(request.body.messages[0]).includes("title generator")
+        ? textReply("A title")
+        : undefined,
+    fallback: textReply("I have nothing more to add."),
+  });
+  project = await prepareProject({
+    modelBaseURL: model.baseURL,
+    pluginOptions: { limits: { maxAutoTurns: 3 }, countdownMs: 0 },
+  });
+  runsFile = join(project.storeDir, "runs.txt");
+  // A check that fails until DONE exists; the file is not trusted yet.
+  writeFileSync(
+    join(project.project, "todo-continuation.config.json"),
+    `${JSON.stringify({
+      verify: {
+        command: `echo run >> ${runsFile}; test -e DONE || { echo "DONE is missing"; exit 1; }`,
+      },
+    })}\n`,
+  );
+  opencode = await startOpenCode(project);
+});
+
+afterAll(async () => {
+  await opencode?.stop();
+  await model?.close();
+  project?.cleanup();
+});
+
+describe("OpenCode plugin with a project's check, against the real OpenCode", () => {
+  it("an untrusted config runs nothing, and the user is told what to run", async () => {
+    model.script([write(todo("create DONE", "completed")), textReply("All done.")]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Create the DONE file.");
+    const log = await waitForDecision(session, "skip:no-incomplete-todos");
+    expect(log).toEqual(["skip:no-incomplete-todos"]);
+    expect(runs()).toBe(0);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+    const toast = opencode
+      .events()
+      .find(
+        (e) => e.type === "tui.toast.show" && JSON.stringify(e).includes("todo-continuation trust"),
+      );
+    expect(toast, pluginLog()).toBeDefined();
+    expect(opencode.output()).toContain("is not trusted; run `todo-continuation trust`");
+  });
+
+  it("once trusted (no restart): a false finish gets the failing check, the agent creates the file, the next idle is verified", async () => {
+    execFileSync(process.execPath, [CLI, "trust"], {
+      cwd: project.project,
+      env: { ...project.env, PATH: process.env.PATH ?? "" },
+    });
+    model.clearRequests();
+    const done = join(project.project, "DONE");
+    model.script([
+      write(todo("create DONE", "completed")), // marked done without doing it
+      textReply("All done."),
+      toolCallReply("write", { filePath: done, content: "yes\n" }),
+      textReply("Created DONE."),
+    ]);
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Create the DONE file.");
+    const log = await waitForDecision(session, "skip:verified");
+    expect(log).toEqual(["inject", "skip:verified"]);
+    expect(existsSync(done)).toBe(true);
+    const nudge = model
+      .chatRequests({ scripted: true })
+      .map(promptOf)
+      .find((p) => p?.includes("the project's check fails"));
+    expect(nudge).toContain("DONE is missing");
+    expect(nudge).toContain("exit code 1");
+    const entries = await decisions(session);
+    expect(entries[0]?.note).toMatch(/^check failed: exit 1/);
+    expect(entries[1]?.note).toMatch(/^verified in /);
+    expect(runs()).toBe(2);
+    expect(model.pending()).toBe(0);
+  });
+});
