@@ -21,8 +21,8 @@ const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0)
  */
 const O_NOATIME = constants.O_NOATIME ?? 0;
 
-/** Opens a document for reading; null when it does not exist. */
-function openForRead(path: string): number | null {
+/** Opens a document for reading without following a symlink; null when it does not exist. */
+export function openForRead(path: string): number | null {
   try {
     return openSync(path, READ_FLAGS | O_NOATIME);
   } catch (error) {
@@ -83,12 +83,21 @@ export function withFileNoFollow<T>(
   const fd = openForRead(path);
   if (fd === null) return null;
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return "unusable";
-    return use(fd, stat.size);
+    return useOpenFile(fd, maxBytes, use);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `withFileNoFollow` on a descriptor already open (the caller closes it). */
+export function useOpenFile<T>(
+  fd: number,
+  maxBytes: number,
+  use: (fd: number, size: number) => T,
+): T | "unusable" {
+  const stat = fstatSync(fd);
+  if (!stat.isFile() || stat.size > maxBytes) return "unusable";
+  return use(fd, stat.size);
 }
 
 /**
