@@ -222,6 +222,8 @@ class FileStoreImpl implements FileStore {
   /**
    * Once per scope and store instance, under the lock: temporaries of writers
    * that died are removed even when their lock vanished without a takeover.
+   * Each folder is listed for that at most once per `SWEEP_INTERVAL_MS`
+   * (a marker file keeps the time), not by every process's first transaction.
    */
   #sweepOrphans(paths: ScopePaths): void {
     if (this.#swept.has(paths.lock)) return;
