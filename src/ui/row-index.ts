@@ -5,8 +5,9 @@ import type { OverviewRow } from "./view-model.js";
 const KEPT_SELECTIONS = 8;
 
 /**
- * Changes applied one by one to the kept selections before they are dropped
- * instead: a reload of thousands of scopes is cheaper to sort again once.
+ * Changes a kept selection takes one by one before it is dropped instead (and
+ * sorted again at its next request): a reload of thousands of scopes is
+ * cheaper to sort again than to splice row by row.
  */
 const INCREMENTAL_CHANGES = 256;
 
@@ -25,6 +26,8 @@ interface Selection {
   matches: (row: OverviewRow) => boolean;
   order: (a: OverviewRow, b: OverviewRow) => number;
   rows: OverviewRow[];
+  /** Changes applied since it was sorted. */
+  changes: number;
 }
 
 /**
@@ -40,7 +43,6 @@ export class RowIndex {
   readonly #byHost = new Map<string, number>();
   readonly #episodesByHost = new Map<string, number>();
   readonly #selections = new Map<string, Selection>();
-  #changesSinceSelect = 0;
   #hosts: string[] | null = null;
   #byKey: OverviewRow[] | null = null;
 
@@ -82,7 +84,6 @@ export class RowIndex {
 
   /** The rows `query` picks, in its order (shared: callers must not change the array). */
   select(query: OverviewQuery): readonly OverviewRow[] {
-    this.#changesSinceSelect = 0;
     const key = queryKey(query);
     let selection = this.#selections.get(key);
     if (selection === undefined) {
@@ -90,7 +91,7 @@ export class RowIndex {
       const order = rowOrder(query);
       const rows: OverviewRow[] = [];
       for (const row of this.#rows.values()) if (matches(row)) rows.push(row);
-      selection = { matches, order, rows: rows.sort(order) };
+      selection = { matches, order, rows: rows.sort(order), changes: 0 };
       if (this.#selections.size >= KEPT_SELECTIONS) {
         this.#selections.delete(this.#selections.keys().next().value!);
       }
@@ -116,11 +117,11 @@ export class RowIndex {
     this.#byKey = null;
     if (old !== undefined) this.#count(old, -1);
     if (row !== undefined) this.#count(row, 1);
-    if (++this.#changesSinceSelect > INCREMENTAL_CHANGES) {
-      this.#selections.clear();
-      return;
-    }
-    for (const selection of this.#selections.values()) {
+    for (const [key, selection] of this.#selections) {
+      if (++selection.changes > INCREMENTAL_CHANGES) {
+        this.#selections.delete(key);
+        continue;
+      }
       if (old !== undefined && selection.matches(old)) {
         const at = find(selection.rows, old, selection.order);
         if (at >= 0) selection.rows.splice(at, 1);

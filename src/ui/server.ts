@@ -136,6 +136,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     await stopFollowing();
     throw error;
   }
+  // The default view's selection is sorted now, not by the first request.
+  source.select(parseQuery(new URLSearchParams()));
   const unsubscribe = source.subscribe((keys) => streams.announce(keys));
   let port = 0;
 
