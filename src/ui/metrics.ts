@@ -1,4 +1,5 @@
 import type { DecisionLogEntry, Episode, Scope } from "../core/types.js";
+import type { RowSummary } from "./row-index.js";
 import { type OverviewRow, STATE_NAMES, scopeHost } from "./view-model.js";
 
 /**
@@ -85,15 +86,13 @@ function family(
 }
 
 /** The whole `/metrics` body. */
-export function renderMetrics(counters: DecisionCounters, rows: readonly OverviewRow[]): string {
-  const byState = new Map<string, number>(STATE_NAMES.map((s) => [s, 0]));
-  const episodes = new Map<string, number>();
-  for (const row of rows) {
-    byState.set(row.state, (byState.get(row.state) ?? 0) + 1);
-    if (row.episodeId !== null) {
-      episodes.set(row.host, (episodes.get(row.host) ?? 0) + 1);
-    }
-  }
+export function renderMetrics(
+  counters: DecisionCounters,
+  rows: readonly OverviewRow[] | Pick<RowSummary, "byState" | "episodesByHost">,
+): string {
+  const counted = "byState" in rows ? rows : countRows(rows);
+  const byState = new Map<string, number>(STATE_NAMES.map((s) => [s, counted.byState.get(s) ?? 0]));
+  const episodes = counted.episodesByHost;
   const lines = [
     ...family(
       "todo_continuation_nudges_total",
@@ -139,4 +138,17 @@ export function renderMetrics(counters: DecisionCounters, rows: readonly Overvie
     ),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** Rows per state and open episodes per host, counted from the rows themselves. */
+function countRows(rows: readonly OverviewRow[]): Pick<RowSummary, "byState" | "episodesByHost"> {
+  const byState = new Map<string, number>();
+  const episodesByHost = new Map<string, number>();
+  for (const row of rows) {
+    byState.set(row.state, (byState.get(row.state) ?? 0) + 1);
+    if (row.episodeId !== null) {
+      episodesByHost.set(row.host, (episodesByHost.get(row.host) ?? 0) + 1);
+    }
+  }
+  return { byState, episodesByHost };
 }

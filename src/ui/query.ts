@@ -67,16 +67,28 @@ function compareBy(sort: SortKey): (a: OverviewRow, b: OverviewRow) => number {
   }
 }
 
-/** Filters and sorts rows; ties keep key order, so the page is stable between refreshes. */
-export function selectRows(rows: readonly OverviewRow[], query: OverviewQuery): OverviewRow[] {
+/** Whether a row passes the query's filters. */
+export function rowMatcher(query: OverviewQuery): (row: OverviewRow) => boolean {
   const text = query.text.toLowerCase();
-  const picked = rows.filter(
-    (r) =>
-      (query.host === "" || r.host === query.host) &&
-      (query.state === "" || r.state === query.state) &&
-      (text === "" || r.search.includes(text)),
-  );
+  return (r) =>
+    (query.host === "" || r.host === query.host) &&
+    (query.state === "" || r.state === query.state) &&
+    (text === "" || r.search.includes(text));
+}
+
+/** The query's order over rows: its sort, then key order (keys are unique, so the order is total). */
+export function rowOrder(query: OverviewQuery): (a: OverviewRow, b: OverviewRow) => number {
   const compare = compareBy(query.sort);
   const sign = query.descending ? -1 : 1;
-  return picked.sort((a, b) => sign * compare(a, b) || (a.key < b.key ? -1 : 1));
+  return (a, b) => sign * compare(a, b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** Filters and sorts rows; ties keep key order, so the page is stable between refreshes. */
+export function selectRows(rows: readonly OverviewRow[], query: OverviewQuery): OverviewRow[] {
+  return rows.filter(rowMatcher(query)).sort(rowOrder(query));
+}
+
+/** A query as a string, for caching its selection. */
+export function queryKey(query: OverviewQuery): string {
+  return JSON.stringify([query.text, query.host, query.state, query.sort, query.descending]);
 }

@@ -3,6 +3,8 @@ import type { DecisionLogEntry, Scope, ScopeScan, Store } from "../core/types.js
 import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { scanScopes } from "../store/scan.js";
 import { DecisionCounters } from "./metrics.js";
+import type { OverviewQuery } from "./query.js";
+import { RowIndex, type RowSummary } from "./row-index.js";
 import {
   type OverviewRow,
   overviewRow,
@@ -34,14 +36,15 @@ type Listener = (keys: string[]) => void;
 export class ScopeSource {
   readonly counters = new DecisionCounters();
   readonly #runtime: ContinuationRuntime;
-  readonly #rows = new Map<string, OverviewRow>();
+  readonly #rows = new RowIndex();
   readonly #scopes = new Map<string, Scope>();
   /** The newest log entry seen per scope, to tell new entries from old ones. */
   readonly #newest = new Map<string, DecisionLogEntry | null>();
   readonly #listeners = new Set<Listener>();
   readonly #closing = new AbortController();
-  #sorted: OverviewRow[] | null = null;
   #listError: string | null = null;
+  /** Whether a whole reload has completed (the first one reads the store in one scan). */
+  #loaded = false;
   /** Keys waiting for the next read, or "all". */
   #pending: Set<string> | "all" | null = null;
   /** The read under way (it takes the pending keys when it is done with its own). */
@@ -59,8 +62,17 @@ export class ScopeSource {
 
   /** Every row, in key order. */
   rows(): OverviewRow[] {
-    this.#sorted ??= [...this.#rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
-    return this.#sorted;
+    return this.#rows.inKeyOrder();
+  }
+
+  /** The rows `query` picks, in its order, kept sorted between changes (do not change the array). */
+  select(query: OverviewQuery): readonly OverviewRow[] {
+    return this.#rows.select(query);
+  }
+
+  /** Counts over all rows (per state, per host), kept up to date as rows change. */
+  summary(): RowSummary {
+    return this.#rows.summary();
   }
 
   row(key: string): OverviewRow | undefined {
@@ -129,13 +141,20 @@ export class ScopeSource {
   }
 
   async #reloadAll(signal: AbortSignal): Promise<void> {
-    // The store is listed first, then its scopes read by name: a store that reads named
-    // scopes without indexing whole folders (the file store) then never blocks on a listing.
+    // The first load, before anything is served, is the store's whole scan (the file store
+    // lists each folder once and reads only the files it saw). Later, while pages are served,
+    // the store is listed first, then its scopes read by name: a store that reads named scopes
+    // without indexing whole folders (the file store) then never blocks on a listing.
     const found = new Set<string>();
     try {
-      const scopes = await this.store.listScopes();
-      signal.throwIfAborted();
-      await this.#scan(scopes, signal, found);
+      if (this.#loaded) {
+        const scopes = await this.store.listScopes();
+        signal.throwIfAborted();
+        await this.#scan(scopes, signal, found);
+      } else {
+        await this.#scan(undefined, signal, found);
+        this.#loaded = true;
+      }
       this.#listError = null;
     } catch (error) {
       if (signal.aborted) throw error;
@@ -180,16 +199,13 @@ export class ScopeSource {
         await yielder.maybe();
         signal.throwIfAborted();
       }
-      this.#sorted = null;
     }
-    this.#sorted = null;
   }
 
   #forget(key: string): void {
     this.#rows.delete(key);
     this.#scopes.delete(key);
     this.#newest.delete(key);
-    this.#sorted = null;
   }
 
   #apply(item: ScopeScan): void {
@@ -199,7 +215,7 @@ export class ScopeSource {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
-      this.#rows.set(scope.key, unreadableRow(scope, label, problemOf(item.error)));
+      this.#rows.set(unreadableRow(scope, label, problemOf(item.error)));
       return;
     }
     try {
@@ -219,7 +235,6 @@ export class ScopeSource {
       const now = this.#runtime.now();
       const { decision, summary } = this.#runtime.preview(snapshot, {}, now);
       this.#rows.set(
-        scope.key,
         overviewRow({
           scope,
           label,
@@ -237,7 +252,7 @@ export class ScopeSource {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
-      this.#rows.set(scope.key, unreadableRow(scope, label, problemOf(error)));
+      this.#rows.set(unreadableRow(scope, label, problemOf(error)));
     }
   }
 

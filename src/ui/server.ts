@@ -8,9 +8,9 @@ import type { Html } from "./html.js";
 import { renderMetrics } from "./metrics.js";
 import type { PageContext } from "./pages/layout.js";
 import { link } from "./pages/layout.js";
-import { overviewLive, overviewPage } from "./pages/overview.js";
+import { type OverviewData, overviewData, overviewLive, overviewPage } from "./pages/overview.js";
 import { type Notice, scopeLive, scopePage } from "./pages/scope.js";
-import { parseQuery, selectRows } from "./query.js";
+import { parseQuery } from "./query.js";
 import { ScopeSource } from "./scope-source.js";
 import {
   crossSiteProblem,
@@ -136,6 +136,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     await stopFollowing();
     throw error;
   }
+  // The default view's selection is sorted now, not by the first request.
+  source.select(parseQuery(new URLSearchParams()));
   const unsubscribe = source.subscribe((keys) => streams.announce(keys));
   let port = 0;
 
@@ -154,7 +156,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         404,
         overviewPage(
           ctx,
-          [],
+          overviewData([], parseQuery(new URLSearchParams())),
           parseQuery(new URLSearchParams()),
           0,
           runtime.now(),
@@ -193,14 +195,16 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         case "/": {
           const query = parseQuery(params);
           const page = Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0);
-          const rows = source.rows();
+          // The selection is kept sorted between changes, and the counts up to date: a request
+          // renders its page of rows, it does not sort or count the whole store.
+          const data: OverviewData = { picked: source.select(query), summary: source.summary() };
           const now = runtime.now();
           sendHtml(
             res,
             200,
             fragment
-              ? overviewLive(ctx, rows, query, page, now, source.listError)
-              : overviewPage(ctx, rows, query, page, now, source.listError),
+              ? overviewLive(ctx, data, query, page, now, source.listError)
+              : overviewPage(ctx, data, query, page, now, source.listError),
           );
           return;
         }
@@ -220,7 +224,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             res,
             200,
             "text/plain; version=0.0.4; charset=utf-8",
-            renderMetrics(source.counters, source.rows()),
+            renderMetrics(source.counters, source.summary()),
           );
           return;
         case "/api/scopes":
@@ -229,7 +233,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             preset: ctx.preset,
             listError: source.listError,
             follow: streams.status,
-            scopes: selectRows(source.rows(), parseQuery(params)),
+            scopes: source.select(parseQuery(params)),
           });
           return;
         case "/api/scope": {

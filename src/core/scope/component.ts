@@ -86,8 +86,13 @@ function escapeBytes(bytes: Uint8Array): string {
   return out;
 }
 
+/** Strings made only of the letters escaping keeps as they are: their escaped form is themselves. */
+const PLAIN = /^[a-z0-9-]*$/;
+
 export function encodeComponent(value: Component): string {
   if (value === null) return "n";
+  // Most ids (host names, UUIDs, job names) escape to themselves: no byte work needed.
+  if (value.length <= MAX_ESCAPED_LENGTH && PLAIN.test(value)) return `s${value}`;
   const bytes = wtf8Bytes(value);
   const escaped = escapeBytes(bytes);
   if (escaped.length <= MAX_ESCAPED_LENGTH) return `s${escaped}`;
@@ -160,6 +165,8 @@ export function decodeComponent(encoded: string): DecodedComponent | null {
     return HASH_BODY.test(body) ? { form: "hashed", hash: body } : null;
   }
   if (head !== "s" || body.length > MAX_ESCAPED_LENGTH) return null;
+  // A body of literal letters only is its own value (and `encodeComponent` gives it back).
+  if (PLAIN.test(body)) return { form: "string", value: body };
   const bytes = unescapeBytes(body);
   if (bytes === null) return null;
   const value = decodeWtf8(bytes);

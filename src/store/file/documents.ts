@@ -21,8 +21,8 @@ const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0)
  */
 const O_NOATIME = constants.O_NOATIME ?? 0;
 
-/** Opens a document for reading; null when it does not exist. */
-function openForRead(path: string): number | null {
+/** Opens a document for reading without following a symlink; null when it does not exist. */
+export function openForRead(path: string): number | null {
   try {
     return openSync(path, READ_FLAGS | O_NOATIME);
   } catch (error) {
@@ -83,12 +83,21 @@ export function withFileNoFollow<T>(
   const fd = openForRead(path);
   if (fd === null) return null;
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return "unusable";
-    return use(fd, stat.size);
+    return useOpenFile(fd, maxBytes, use);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `withFileNoFollow` on a descriptor already open (the caller closes it). */
+export function useOpenFile<T>(
+  fd: number,
+  maxBytes: number,
+  use: (fd: number, size: number) => T,
+): T | "unusable" {
+  const stat = fstatSync(fd);
+  if (!stat.isFile() || stat.size > maxBytes) return "unusable";
+  return use(fd, stat.size);
 }
 
 /**
@@ -147,9 +156,16 @@ const SCRATCH = Buffer.allocUnsafe(64 * 1024);
  * Reads a file with as few syscalls as possible (open, read, close): a read
  * shorter than asked is taken as the end of the file. `readDocument` confirms
  * with the careful reader whenever the result does not parse, so a short read
- * that was not the end can never make a document look broken.
+ * that was not the end can never make a document look broken. Without
+ * `keepBytes` a file that fits one read is handed back as a view of the
+ * scratch buffer, valid only until the next read (no copy for a reader that
+ * only parses it).
  */
-function readFileQuick(path: string, maxBytes: number): Buffer | "unusable" | null {
+function readFileQuick(
+  path: string,
+  maxBytes: number,
+  keepBytes: boolean,
+): Buffer | "unusable" | null {
   const fd = openForRead(path);
   if (fd === null) return null;
   try {
@@ -157,6 +173,7 @@ function readFileQuick(path: string, maxBytes: number): Buffer | "unusable" | nu
     let total = 0;
     for (;;) {
       const n = readSync(fd, SCRATCH, 0, SCRATCH.length, total);
+      if (n < SCRATCH.length && total === 0 && !keepBytes) return SCRATCH.subarray(0, n);
       if (n > 0) chunks.push(Buffer.from(SCRATCH.subarray(0, n)));
       total += n;
       if (total > maxBytes) return "unusable";
@@ -178,18 +195,27 @@ function readFileQuick(path: string, maxBytes: number): Buffer | "unusable" | nu
  */
 const seenMissing = new Set<string>();
 
-export function readDocument(path: string): RawDocument {
+/**
+ * Reads one document. `keepBytes: false` is for readers that do not write
+ * the document back (a read, a scan): the result then carries no `bytes`,
+ * and the file's content is not copied for them.
+ */
+export function readDocument(path: string, keepBytes = true): RawDocument {
   if (seenMissing.has(path)) {
     if (!existsSync(path)) return MISSING;
     seenMissing.delete(path);
   }
-  const bytes = readFileQuick(path, MAX_DOCUMENT_BYTES);
+  const bytes = readFileQuick(path, MAX_DOCUMENT_BYTES, keepBytes);
   if (bytes === null) {
     if (seenMissing.size >= 4096) seenMissing.clear();
     seenMissing.add(path);
   }
   const quick = parseDocumentText(bytes);
-  if (!quick.unusable) return quick;
+  if (!quick.unusable) {
+    // A view of the scratch buffer must not outlive this call.
+    if (!keepBytes && quick.bytes !== null) quick.bytes = null;
+    return quick;
+  }
   return parseDocumentText(readFileNoFollow(path, MAX_DOCUMENT_BYTES));
 }
 

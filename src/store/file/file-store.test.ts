@@ -19,6 +19,7 @@ import type { DecisionLogEntry, Scope, TodoList } from "../../core/types.js";
 import { runStoreContract } from "../contract.js";
 import { tempPathFor } from "./atomic.js";
 import { createFileStore, type FileStore, type FileStoreOptions } from "./file-store.js";
+import { SWEEP_MARKER } from "./orphans.js";
 import { type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
 
@@ -132,9 +133,13 @@ describe("FileStore on disk", () => {
         .map((l) => JSON.parse(l)),
     ).toEqual([{ seq: 1, ...entry(1) }]);
     expect(state.logJournal).toEqual({ seq: 1, entries: [entry(1)] });
-    // Nothing transient is left behind.
-    expect(readdirSync(join(todoDir, "channel"))).toEqual(["sslack.n.s_c1.s17.json"]);
+    // Nothing transient is left behind: the documents, and each folder's sweep marker.
+    expect(readdirSync(join(todoDir, "channel")).sort()).toEqual([
+      SWEEP_MARKER,
+      "sslack.n.s_c1.s17.json",
+    ]);
     expect(readdirSync(join(todoDir, ".state", "channel")).sort()).toEqual([
+      SWEEP_MARKER,
       "sslack.n.s_c1.s17.json",
       "sslack.n.s_c1.s17.log.jsonl",
       "sslack.n.s_c1.s17.stop",

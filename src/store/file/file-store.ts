@@ -190,8 +190,8 @@ class FileStoreImpl implements FileStore {
       return { todos: emptyList(), todosRevision: 0, state: emptyState(), stateRevision: 0 };
     }
     // Lock-free: each document is replaced atomically, so each reads whole.
-    const todos = readDocument(paths.todos);
-    const state = readDocument(paths.state);
+    const todos = readDocument(paths.todos, false);
+    const state = readDocument(paths.state, false);
     return {
       todos: readTodoList(todos),
       todosRevision: todos.revision,
@@ -222,6 +222,8 @@ class FileStoreImpl implements FileStore {
   /**
    * Once per scope and store instance, under the lock: temporaries of writers
    * that died are removed even when their lock vanished without a takeover.
+   * Each folder is listed for that at most once per `SWEEP_INTERVAL_MS`
+   * (a marker file keeps the time), not by every process's first transaction.
    */
   #sweepOrphans(paths: ScopePaths): void {
     if (this.#swept.has(paths.lock)) return;
@@ -393,7 +395,7 @@ class FileStoreImpl implements FileStore {
     }
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
     // A decision whose state committed is logged, even if a crash kept its line out of the file.
-    const { journal } = readState(readDocument(paths.state));
+    const { journal } = readState(readDocument(paths.state, false));
     return readLogEntries(
       paths.log,
       Math.min(limit ?? this.#logLimit, this.#logLimit),
@@ -406,8 +408,8 @@ class FileStoreImpl implements FileStore {
     if (!checkDirs(this.todoDir, paths.dirs, false, this.#verifiedDirs)) return [];
     // Copies are found by listing the folders asynchronously, each once for the three files.
     const copies = await preservedCopiesOf([paths.todos, paths.state, paths.log]);
-    const todosRaw = readDocument(paths.todos);
-    const stateRaw = readDocument(paths.state);
+    const todosRaw = readDocument(paths.todos, false);
+    const stateRaw = readDocument(paths.state, false);
     return describeProblems({
       todosPath: paths.todos,
       todosRaw,

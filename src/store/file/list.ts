@@ -1,6 +1,7 @@
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { parseScopeKey } from "../../core/scope/scope.js";
 import type { Scope } from "../../core/types.js";
 import { STATE_FOLDER } from "./paths.js";
@@ -30,17 +31,33 @@ export type FolderReader = (dir: string) => Dirent[];
 
 /** Collects the keys of the data files in one base folder (the todo folder or its state folder). */
 function collect(base: string, found: Map<string, Scope>, read: FolderReader): void {
+  for (const _ of collecting(base, found, read)) {
+    // Run to the end at once.
+  }
+}
+
+/**
+ * `collect` as steps: it pauses (yields) every few hundred names, so an
+ * asynchronous caller can let the event loop turn between them.
+ */
+function* collecting(
+  base: string,
+  found: Map<string, Scope>,
+  read: FolderReader,
+): Generator<void, void, void> {
   const add = (key: string | null) => {
     if (key === null || found.has(key)) return;
     const scope = parseScopeKey(key);
     if (scope !== null) found.set(key, scope);
   };
+  let count = 0;
   for (const entry of read(base)) {
     if (entry.isFile()) {
       add(keyOf("", entry.name));
     } else if (entry.isDirectory() && !entry.name.startsWith(".")) {
       // Symlinked folders are not followed: Dirent reports them as links.
       for (const inner of read(join(base, entry.name))) {
+        if (++count % 512 === 0) yield;
         if (!inner.isFile()) continue;
         add(keyOf(`${entry.name}/`, inner.name));
       }
@@ -84,8 +101,22 @@ export async function listScopeKeysAsync(todoDir: string): Promise<Scope[]> {
   );
   await load([...subfolders(todoDir), ...(stateIsFolder ? [stateDir] : [])]);
   if (stateIsFolder) await load(subfolders(stateDir));
-  return listScopeKeys(todoDir, (dir) => listed.get(dir) ?? []);
+  // The names are gone through in slices of at most SLICE_MS, the event loop turning between.
+  const read: FolderReader = (dir) => listed.get(dir) ?? [];
+  const found = new Map<string, Scope>();
+  let sliceStart = performance.now();
+  for (const base of stateIsFolder ? [todoDir, stateDir] : [todoDir]) {
+    for (const _ of collecting(base, found, read)) {
+      if (performance.now() - sliceStart < SLICE_MS) continue;
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
+  return [...found.keys()].sort().map((key) => found.get(key)!);
 }
+
+/** Longest stretch of going through names before the event loop gets a turn. */
+const SLICE_MS = 8;
 
 async function entriesAsync(dir: string): Promise<Dirent[]> {
   try {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,4 +70,15 @@ describe("readLogTail", () => {
     symlinkSync(join(dir, "target"), link);
     expect(() => readLogTail(link, 1)).toThrow();
   });
+
+  it.skipIf(process.platform === "win32")(
+    "says unusable for a pipe or a device, however a first read from the start goes",
+    () => {
+      const fifo = join(dir, "fifo.log.jsonl");
+      execFileSync("mkfifo", [fifo]);
+      expect(readLogTail(fifo, 1)).toBe("unusable");
+      expect(readLogTail("/dev/null", 1)).toBe("unusable");
+      expect(readLogTail("/dev/zero", 1)).toBe("unusable");
+    },
+  );
 });

@@ -1,5 +1,6 @@
+import { closeSync, readSync } from "node:fs";
 import type { DecisionLogEntry } from "../../core/types.js";
-import { readRange, withFileNoFollow } from "./documents.js";
+import { openForRead, readRange, useOpenFile } from "./documents.js";
 import { MAX_LOG_BYTES, parseLogEntry } from "./log.js";
 
 const NEWLINE = 0x0a;
@@ -22,19 +23,48 @@ export function readLogTail(
   limit: number,
   firstWindow = TAIL_WINDOW_BYTES,
 ): DecisionLogEntry[] | "unusable" | null {
-  return withFileNoFollow(path, MAX_LOG_BYTES, (fd, size) => {
-    if (limit <= 0) return [];
-    for (let window = Math.min(size, firstWindow); ; window = Math.min(size, window * 2)) {
-      const start = size - window;
-      // Entries are parsed into new objects, so the usual window reuses one buffer (no garbage per log).
-      const bytes = readRange(fd, start, window, window <= SCRATCH.length ? SCRATCH : undefined);
-      const newline = start === 0 ? -1 : bytes.indexOf(NEWLINE);
-      const whole =
-        start === 0 ? bytes : bytes.subarray(newline === -1 ? bytes.length : newline + 1);
-      const found = newestEntries(whole, limit);
-      if (found.length >= limit || start === 0) return found;
+  const fd = openForRead(path);
+  if (fd === null) return null;
+  try {
+    // Most logs fit the first window: one read from the start then holds the whole file, and
+    // its size needs no fstat. Only a read that comes back short but not empty is taken as the
+    // whole file: a pipe or a terminal refuses a positioned read, and an empty read, a full
+    // window or any error goes the careful way (fstat: a regular file within the cap, read from its end).
+    const window = Math.min(firstWindow, SCRATCH.length);
+    if (limit > 0) {
+      let n = -1;
+      try {
+        n = readSync(fd, SCRATCH, 0, window, 0);
+      } catch {
+        // A folder or a device: the careful way below says what it is.
+      }
+      if (n > 0 && n < window) return newestEntries(SCRATCH.subarray(0, n), limit);
     }
-  });
+    return useOpenFile(fd, MAX_LOG_BYTES, (open, size) =>
+      tailOfOpenFile(open, size, limit, firstWindow),
+    );
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The newest `limit` entries of an open regular file of `size` bytes, read from its end. */
+function tailOfOpenFile(
+  fd: number,
+  size: number,
+  limit: number,
+  firstWindow: number,
+): DecisionLogEntry[] {
+  if (limit <= 0) return [];
+  for (let window = Math.min(size, firstWindow); ; window = Math.min(size, window * 2)) {
+    const start = size - window;
+    // Entries are parsed into new objects, so the usual window reuses one buffer (no garbage per log).
+    const bytes = readRange(fd, start, window, window <= SCRATCH.length ? SCRATCH : undefined);
+    const newline = start === 0 ? -1 : bytes.indexOf(NEWLINE);
+    const whole = start === 0 ? bytes : bytes.subarray(newline === -1 ? bytes.length : newline + 1);
+    const found = newestEntries(whole, limit);
+    if (found.length >= limit || start === 0) return found;
+  }
 }
 
 /**

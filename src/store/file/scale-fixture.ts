@@ -64,9 +64,17 @@ export async function writeScaleFixture(
   await store.transact(TEMPLATE, () => ({
     todos: templateList(),
     state: { ...emptyState(), lastUserTurnAt: 1_700_000_000_000 },
-    log: Array.from({ length: logEntries }, (_, i) => entry(1_700_000_000_000 + i)),
     result: null,
   }));
+  // One decision per transaction, as hosts log them: the state's journal then holds the last
+  // decision only, as in a real store (one transaction of all the entries would leave them all).
+  for (let i = 0; i < logEntries; i++) {
+    await store.transact(TEMPLATE, (s) => ({
+      state: s.state,
+      log: [entry(1_700_000_000_000 + i)],
+      result: null,
+    }));
+  }
   await store.close();
   const todoDir = join(root, TODO_FOLDER);
   const template = scopePaths(todoDir, TEMPLATE);

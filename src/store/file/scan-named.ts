@@ -111,8 +111,8 @@ function readOne(
 ): ScopeScan {
   try {
     const tail = Math.min(tailOf(options, scope), logLimit);
-    const todosRaw = readDocument(paths.todos);
-    const stateRaw = readDocument(paths.state);
+    const todosRaw = readDocument(paths.todos, false);
+    const stateRaw = readDocument(paths.state, false);
     const stopped = lstatSync(paths.stop, { throwIfNoEntry: false }) !== undefined;
     // Only the log's end is read, as the full scan reads it.
     const log = readLogTail(paths.log, tail);

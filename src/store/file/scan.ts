@@ -164,8 +164,8 @@ function scanOne(
       };
     }
     const present = (path: string) => index.has(folderOf(path), nameOf(path));
-    const todosRaw = present(paths.todos) ? readDocument(paths.todos) : MISSING;
-    const stateRaw = present(paths.state) ? readDocument(paths.state) : MISSING;
+    const todosRaw = present(paths.todos) ? readDocument(paths.todos, false) : MISSING;
+    const stateRaw = present(paths.state) ? readDocument(paths.state, false) : MISSING;
     const stopped = present(paths.stop);
     // Only the log's end is read: a listing wants its newest entries, not all 64 MB it may hold.
     const log = present(paths.log) ? readLogTail(paths.log, tail) : null;

@@ -1,6 +1,7 @@
 import { type FSWatcher, watch as fsWatch, mkdirSync } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { basename, join, sep } from "node:path";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { parseScopeKey } from "../../core/scope/scope.js";
 import { STATE_FOLDER } from "./paths.js";
 
@@ -11,6 +12,9 @@ export type ScopeChanges = string[] | "all";
 export type WatchStatus =
   | { mode: "watching" }
   | { mode: "polling"; everyMs: number; reason: string };
+
+/** Longest stretch of synchronous work on a folder's names before the event loop gets a turn. */
+const SLICE_MS = 8;
 
 /** The documents a scope owns, by the ending after its key. */
 const BASES = [".json", ".log.jsonl", ".lock", ".stop"] as const;
@@ -28,9 +32,16 @@ const TAIL = /^(?:|\.1|\.wait|\.steal|\.corrupt(?:\.\d{1,15}-\d{13}|-\d{13}(?:-\
  * that is no scope's (a folder, a file added by hand).
  */
 export function scopeKeyOfFile(relative: string): string | "transient" | null {
-  let name = relative.split(sep).join("/");
+  let name = sep === "/" ? relative : relative.split(sep).join("/");
   if (name.startsWith(`${STATE_FOLDER}/`)) name = name.slice(STATE_FOLDER.length + 1);
   if (name.endsWith(".tmp")) return "transient";
+  // A document's own name (no tail): the only place its key can end, since no tail ends like a
+  // base does. Anything else is searched dot by dot below.
+  for (const base of BASES) {
+    if (!name.endsWith(base)) continue;
+    const scope = parseScopeKey(name.slice(0, -base.length));
+    if (scope !== null) return base === ".lock" ? "transient" : scope.key;
+  }
   for (let dot = name.indexOf("."); dot > 0; dot = name.indexOf(".", dot + 1)) {
     for (const base of BASES) {
       if (!name.startsWith(base, dot)) continue;
@@ -243,7 +254,14 @@ export function watchFileStore(
     const entries = await readdir(path, { withFileTypes: true }).catch(() => null);
     if (entries === null) return void recheck(folder);
     const found: string[] = [];
-    for (const entry of entries) {
+    let sliceStart = performance.now();
+    for (const [i, entry] of entries.entries()) {
+      // A folder of tens of thousands of files is taken in slices, the event loop turning between.
+      if (i % 256 === 255 && performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        if (closed) return;
+        sliceStart = performance.now();
+      }
       const rel = folder === "" ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (holdsScopeFolder(folder, entry.name)) await attach(rel);

@@ -220,13 +220,15 @@ export class PostgresStore implements Store {
     return this.#scan(options);
   }
 
-  /** One query per batch for the documents and log tails of all its scopes. */
+  /**
+   * One query per batch for the documents and log tails of all its scopes.
+   * The next batch's query is sent before this one is handed over, so the
+   * database works on it while the caller reads the rows it has.
+   */
   async *#scan(options: ScanOptions): AsyncGenerator<ScopeScan[]> {
     const scopes = await scopesToScan(this, options);
     const size = options.batchSize ?? DEFAULT_SCAN_BATCH;
-    for (let start = 0; start < scopes.length; start += size) {
-      options.signal?.throwIfAborted();
-      const batch = scopes.slice(start, start + size);
+    const fetchBatch = async (batch: Scope[]): Promise<ScopeScan[]> => {
       const wanted: { scope: Scope; tail: number }[] = [];
       const refused = new Map<Scope, Error>();
       for (const scope of batch) {
@@ -246,12 +248,26 @@ export class PostgresStore implements Store {
         ]);
         for (const row of result.rows) rows.set(row.key, row);
       }
-      yield batch.map((scope): ScopeScan => {
+      return batch.map((scope): ScopeScan => {
         const error = refused.get(scope);
         return error !== undefined
           ? { scope, ok: false, error }
           : scanFromRow(scope, rows.get(scope.key));
       });
+    };
+    const ahead = (start: number): Promise<ScopeScan[]> | null => {
+      if (start >= scopes.length) return null;
+      const pending = fetchBatch(scopes.slice(start, start + size));
+      // Awaited below; a caller that stops early leaves it unawaited, and its failure unreported.
+      pending.catch(() => {});
+      return pending;
+    };
+    let next = ahead(0);
+    for (let start = 0; next !== null; start += size) {
+      options.signal?.throwIfAborted();
+      const current = next;
+      next = ahead(start + size);
+      yield await current;
     }
   }
 

@@ -1,12 +1,32 @@
 import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
 import { type Html, html, raw } from "../html.js";
 import { type OverviewQuery, SORT_KEYS, selectRows } from "../query.js";
+import type { RowSummary } from "../row-index.js";
 import { verifyBadge } from "../verification.js";
 import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
 
-/** Rows per page: enough to scan, few enough that every browser draws them at once. */
-export const PAGE_SIZE = 500;
+/**
+ * Rows per page: enough to scan, few enough that every browser draws them at
+ * once and that rendering a page never holds up the server's other requests.
+ */
+export const PAGE_SIZE = 100;
+
+/** What the overview shows: the rows the query picked, in order, and counts over all rows. */
+export interface OverviewData {
+  picked: readonly OverviewRow[];
+  summary: Pick<RowSummary, "total" | "byState" | "hosts">;
+}
+
+/** The overview's data from a plain array of rows (sorted and counted here, for small sets). */
+export function overviewData(rows: readonly OverviewRow[], query: OverviewQuery): OverviewData {
+  const byState = new Map<string, number>();
+  for (const r of rows) byState.set(r.state, (byState.get(r.state) ?? 0) + 1);
+  return {
+    picked: selectRows(rows, query),
+    summary: { total: rows.length, byState, hosts: [...new Set(rows.map((r) => r.host))].sort() },
+  };
+}
 
 function budgetValue(b: BudgetBar): string {
   return b.name === "wall clock" ? formatDuration(b.used) : formatCount(b.used);
@@ -83,18 +103,17 @@ function queryParams(query: OverviewQuery, page?: number): Record<string, string
 /** The part of the overview that live updates replace. */
 export function overviewLive(
   ctx: PageContext,
-  rows: readonly OverviewRow[],
+  data: OverviewData,
   query: OverviewQuery,
   page: number,
   now: number,
   listError: string | null,
 ): Html {
-  const picked = selectRows(rows, query);
+  const { picked } = data;
+  const { total, byState: counts } = data.summary;
   const pages = Math.max(1, Math.ceil(picked.length / PAGE_SIZE));
   const current = Math.min(Math.max(0, page), pages - 1);
   const shown = picked.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
   const summary = STATE_NAMES.filter((s) => (counts.get(s) ?? 0) > 0)
     .map((s) => `${counts.get(s)} ${STATE_WORDS[s]}`)
     .join(", ");
@@ -111,7 +130,7 @@ export function overviewLive(
             : ""
         }</nav>`;
   return html`${listError === null ? "" : html`<p class="problem" role="alert">The store could not be listed: ${listError}</p>`}
-<p class="summary">${rows.length === 1 ? "1 scope" : `${formatCount(rows.length)} scopes`}${summary ? `: ${summary}` : ""}. Showing ${shown.length} of ${picked.length} matching.</p>
+<p class="summary">${total === 1 ? "1 scope" : `${formatCount(total)} scopes`}${summary ? `: ${summary}` : ""}. Showing ${shown.length} of ${picked.length} matching.</p>
 ${nav}
 <table class="scopes">
 <caption class="visually-hidden">Scopes</caption>
@@ -120,7 +139,7 @@ ${nav}
 ${shown.map((row) => rowHtml(ctx, row, now))}
 </tbody>
 </table>
-${shown.length === 0 ? html`<p class="empty">${rows.length === 0 ? "The store holds no scopes yet." : "No scope matches the filter."}</p>` : ""}`;
+${shown.length === 0 ? html`<p class="empty">${total === 0 ? "The store holds no scopes yet." : "No scope matches the filter."}</p>` : ""}`;
 }
 
 const SORT_WORDS: Record<(typeof SORT_KEYS)[number], string> = {
@@ -139,13 +158,13 @@ function option(value: string, label: string, selected: boolean): Html {
 
 export function overviewPage(
   ctx: PageContext,
-  rows: readonly OverviewRow[],
+  data: OverviewData,
   query: OverviewQuery,
   page: number,
   now: number,
   listError: string | null,
 ): Html {
-  const hosts = [...new Set(rows.map((r) => r.host))].sort();
+  const { hosts } = data.summary;
   const liveSrc = link(ctx, "/", { ...queryParams(query, page), fragment: "1" });
   return layout(
     ctx,
@@ -161,7 +180,7 @@ export function overviewPage(
 <button type="submit">Apply</button>
 </form>
 <div id="live" data-src="${liveSrc}">
-${overviewLive(ctx, rows, query, page, now, listError)}
+${overviewLive(ctx, data, query, page, now, listError)}
 </div>`,
   );
 }
