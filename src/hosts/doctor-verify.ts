@@ -17,40 +17,10 @@ export function verifyFindings(
   /** The install command that rewrites the timeout. */
   reinstall: string,
 ): DoctorFinding[] {
+  const out = projectConfigFindings(host, ctx, "the hooks allow every stop");
+  if (out.some((f) => f.check === "config")) return out;
   const env = { ...ctx.env, HOME: ctx.env.HOME ?? ctx.home };
-  const settings = projectSettings(ctx.cwd, { env, home: ctx.home });
-  if (settings.problem !== null) {
-    return [
-      {
-        host,
-        check: "config",
-        ok: false,
-        message: `the project config cannot be used, so the hooks allow every stop: ${settings.problem}`,
-        fix: "fix the file (`todo-continuation config` checks it)",
-      },
-    ];
-  }
-  if (settings.file === null) return [];
-  const out: DoctorFinding[] = [];
   const check = projectCheck(ctx.cwd, env);
-  if (check.timeoutMs !== null) {
-    if (settings.trust?.trusted === true) {
-      out.push({
-        host,
-        check: "verify",
-        ok: true,
-        message: `verify runs: ${settings.file} is trusted${settings.trust.why === "home" ? " (a file in your home folder)" : ""}`,
-      });
-    } else {
-      out.push({
-        host,
-        check: "verify",
-        ok: false,
-        message: settings.notice ?? `verify not run: ${settings.file} is not trusted`,
-        fix: "todo-continuation trust",
-      });
-    }
-  }
   const covers = stopTimeoutCovers(host, installedStopMs, check);
   if (covers !== null) {
     out.push({
@@ -62,4 +32,49 @@ export function verifyFindings(
     });
   }
   return out;
+}
+
+/**
+ * The part every host shares, hooks or plugins: the config's problem when it
+ * does not validate (`consequence` says what the host then does), and
+ * whether its `verify` is trusted. Nothing without a config file.
+ */
+export function projectConfigFindings(
+  host: string,
+  ctx: DoctorContext,
+  consequence: string,
+): DoctorFinding[] {
+  const env = { ...ctx.env, HOME: ctx.env.HOME ?? ctx.home };
+  const settings = projectSettings(ctx.cwd, { env, home: ctx.home });
+  if (settings.problem !== null) {
+    return [
+      {
+        host,
+        check: "config",
+        ok: false,
+        message: `the project config cannot be used, so ${consequence}: ${settings.problem}`,
+        fix: "fix the file (`todo-continuation config` checks it)",
+      },
+    ];
+  }
+  if (settings.file === null || projectCheck(ctx.cwd, env).timeoutMs === null) return [];
+  if (settings.trust?.trusted === true) {
+    return [
+      {
+        host,
+        check: "verify",
+        ok: true,
+        message: `verify runs: ${settings.file} is trusted${settings.trust.why === "home" ? " (a file in your home folder)" : ""}`,
+      },
+    ];
+  }
+  return [
+    {
+      host,
+      check: "verify",
+      ok: false,
+      message: settings.notice ?? `verify not run: ${settings.file} is not trusted`,
+      fix: "todo-continuation trust",
+    },
+  ];
 }

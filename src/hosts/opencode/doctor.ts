@@ -5,6 +5,7 @@ import { resolveStoreRoot } from "../../store/root.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { homeOf, isFile, notWritable } from "../doctor-files.js";
 import { loadProblem } from "../doctor-load.js";
+import { projectConfigFindings } from "../doctor-verify.js";
 import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
 
 const HOST = "opencode";
@@ -160,5 +161,6 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
           },
     );
   }
+  findings.push(...projectConfigFindings(HOST, ctx, "the plugin never nudges"));
   return findings;
 };

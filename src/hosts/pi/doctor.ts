@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { homeOf, isFile, readJson } from "../doctor-files.js";
 import { loadProblem } from "../doctor-load.js";
+import { projectConfigFindings } from "../doctor-verify.js";
 import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
 import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "./settings.js";
 
@@ -182,6 +183,7 @@ export const piDoctor: DoctorCheck = async (ctx) => {
     });
     return findings;
   }
+  findings.push(...projectConfigFindings(HOST, ctx, "the extension never nudges"));
   // pi 1.x reads a project's settings (and so our entry) only in a trusted project.
   if (
     version !== null &&

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CONFIG_FILE, findProjectConfig } from "../config/load.js";
+import { trust } from "../config/trust.js";
+import { projectConfigFindings } from "./doctor-verify.js";
+
+let root: string;
+let home: string;
+let repo: string;
+let env: Record<string, string | undefined>;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "tc-doctor-verify-"));
+  home = join(root, "home");
+  repo = join(home, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  env = { HOME: home, XDG_CONFIG_HOME: join(root, "xdg") };
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const ctx = () => ({ cwd: repo, home, env });
+
+describe("projectConfigFindings (every host's doctor)", () => {
+  it("says nothing without a config file, or with one that has no verify", () => {
+    expect(projectConfigFindings("opencode", ctx(), "the plugin never nudges")).toEqual([]);
+    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ preset: "omo" }));
+    expect(projectConfigFindings("opencode", ctx(), "the plugin never nudges")).toEqual([]);
+  });
+
+  it("an untrusted verify is a problem whose fix is `todo-continuation trust`; trusting clears it", () => {
+    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
+    const [before] = projectConfigFindings("pi", ctx(), "the extension never nudges");
+    expect(before).toMatchObject({ host: "pi", check: "verify", ok: false });
+    expect(before?.fix).toBe("todo-continuation trust");
+    expect(before?.message).toContain("is not trusted");
+    const loaded = findProjectConfig(repo, home);
+    if (loaded === null) throw new Error("no config");
+    trust(loaded, { env, home, now: 1 });
+    const [after] = projectConfigFindings("pi", ctx(), "the extension never nudges");
+    expect(after).toMatchObject({ check: "verify", ok: true });
+    expect(after?.message).toContain("verify runs");
+  });
+
+  it("an invalid file names the field and says what the host then does", () => {
+    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: 7 } }));
+    const found = projectConfigFindings("opencode", ctx(), "the plugin never nudges");
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ check: "config", ok: false });
+    expect(found[0]?.message).toContain("the plugin never nudges");
+    expect(found[0]?.message).toContain("verify.command");
+  });
+});
