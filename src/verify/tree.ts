@@ -19,6 +19,8 @@ export const MAX_WALK_ENTRIES = 10_000;
 export const STAT_SLICE = 256;
 /** Folders the walk outside git never enters: dependencies and tool caches change without edits. */
 const WALK_SKIP = new Set([
+  // Our own store folders (`.claude/todo-continuation`, ...): every decision writes there.
+  "todo-continuation",
   "node_modules",
   ".git",
   ".hg",
@@ -79,9 +81,13 @@ async function statKeys(root: string, paths: readonly string[]): Promise<string[
   return keys;
 }
 
-/** The folders of `paths`, sorted, each once ("." for the root). */
+/**
+ * The folders of `paths`, sorted, each once ("." for the root). The root is
+ * always one: in a tree where git sees no file yet, a new file or folder at
+ * the top still changes a stat the witness holds.
+ */
 export function witnessDirs(paths: readonly string[]): string[] {
-  const dirs = new Set<string>();
+  const dirs = new Set<string>(["."]);
   for (const path of paths) dirs.add(dirname(path));
   return [...dirs].sort();
 }

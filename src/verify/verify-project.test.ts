@@ -327,3 +327,34 @@ describe("the event loop keeps turning", () => {
     expect(waiting.ticks).toBeGreaterThan(10);
   });
 });
+
+describe("trees at the edges", () => {
+  it("a git repository where git sees no file yet: a new file at the top is still seen", async () => {
+    const empty = mkdtempSync(join(scratch, "empty-repo-"));
+    execFileSync("git", ["init", "-q"], { cwd: empty });
+    const cacheDir = mkdtempSync(join(scratch, "cache-empty-"));
+    const counter = join(scratch, "count-empty");
+    const opts = { settings: countingCheck(counter), cwd: empty, cacheDir };
+    expect((await verifyProject(opts)).result.status).toBe("passed");
+    expect((await verifyProject(opts)).ran).toBe(false);
+    writeFileSync(join(empty, "broken"), "x");
+    const after = await verifyProject(opts);
+    expect(after.ran).toBe(true);
+    expect(after.result.status).toBe("failed");
+    expect(runs(counter)).toBe(2);
+  });
+
+  it("outside git, writes into our own store folder do not count as a change of the tree", async () => {
+    const plain = mkdtempSync(join(scratch, "plain-"));
+    writeFileSync(join(plain, "main.txt"), "work\n");
+    const store = join(plain, ".claude", "todo-continuation");
+    mkdirSync(store, { recursive: true });
+    const before = await treeSnapshot(plain);
+    writeFileSync(join(store, "state.json"), "{}");
+    mkdirSync(join(store, "verify-cache"), { recursive: true });
+    writeFileSync(join(store, "verify-cache", "x.json"), "{}");
+    expect((await treeSnapshot(plain)).fingerprint).toBe(before.fingerprint);
+    writeFileSync(join(plain, "main.txt"), "more work\n");
+    expect((await treeSnapshot(plain)).fingerprint).not.toBe(before.fingerprint);
+  });
+});
