@@ -211,10 +211,10 @@ describe("watchFileStore", () => {
     const w = writes(store!, cron);
     await seen.seesAfter(cron.key, () => w.list("a"));
     await rm(store!.todoDir, { recursive: true, force: true });
-    await expect.poll(() => watch!.status().mode, { timeout: 10_000 }).toBe("polling");
+    await expect.poll(() => watch!.status().mode, { timeout: 30_000 }).toBe("polling");
     expect(watch!.status()).toMatchObject({ reason: expect.stringContaining("was removed") });
     for (let i = 0; i < 10; i++) await seen.seesAfter(cron.key, () => w.list(`b${i}`));
-    await expect.poll(() => watch!.status().mode, { timeout: 10_000 }).toBe("watching");
+    await expect.poll(() => watch!.status().mode, { timeout: 30_000 }).toBe("watching");
     for (let i = 0; i < 10; i++) await seen.seesAfter(cron.key, () => w.state(i % 2 === 0));
   }, 60_000);
 
