@@ -145,6 +145,18 @@ describe("decideVerification", () => {
     expect(user.verify?.last?.tree).toBe("tree-2");
   });
 
+  it("a pass between two equal failures on the same tree and list does not answer it again (a flaky check)", () => {
+    const first = verdict(finishedState(), check());
+    expect(first.action).toBe("inject");
+    const passed = verdict(
+      { ...first.state, lastOutcome: outcome("t3") },
+      check({ status: "passed", exitCode: 0, outputTail: "" }),
+    );
+    expect(passed).toMatchObject({ action: "skip", reason: "verified" });
+    const again = verdict({ ...passed.state, lastOutcome: outcome("t4") }, check());
+    expect(again).toMatchObject({ action: "skip", reason: "verify-unchanged-failure" });
+  });
+
   it("a changed tree or a different failure nudges again", () => {
     const first = verdict(finishedState(), check());
     const changed = verdict(

@@ -107,7 +107,9 @@ export function decideVerification(input: VerificationInput): Decision {
   const skip = (reason: SkipReason): Decision => ({ action: "skip", reason, state });
 
   if (check.status === "passed") {
-    state = { ...state, verify: { last: check, nudged: null, halted: false } };
+    // The failure last nudged stays answered: a check that fails the same way
+    // again on the same tree and list (a flaky check) must not nudge again.
+    state = { ...state, verify: { last: check, nudged: memory.nudged, halted: false } };
     return skip("verified");
   }
   if (check.status === "timed-out") return skip("verify-timed-out");
