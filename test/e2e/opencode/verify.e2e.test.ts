@@ -124,4 +124,25 @@ describe("OpenCode plugin with a project's check, against the real OpenCode", ()
     expect(runs()).toBe(2);
     expect(model.pending()).toBe(0);
   });
+
+  it("a trusted check that runs out of time never nudges and is logged verify-timed-out", async () => {
+    writeFileSync(
+      join(project.project, "todo-continuation.config.json"),
+      `${JSON.stringify({ verify: { command: "sleep 30", timeoutMs: 1000 } })}\n`,
+    );
+    execFileSync(process.execPath, [CLI, "trust"], {
+      cwd: project.project,
+      env: { ...project.env, PATH: process.env.PATH ?? "" },
+    });
+    model.clearRequests();
+    model.script([write(todo("build it", "completed")), textReply("Built.")]);
+    const session = await opencode.createSession();
+    const started = Date.now();
+    await opencode.prompt(session, "Build it.");
+    const log = await waitForDecision(session, "skip:verify-timed-out");
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(log).toEqual(["skip:verify-timed-out"]);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+    expect(model.pending()).toBe(0);
+  });
 });
