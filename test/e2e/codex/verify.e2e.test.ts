@@ -72,6 +72,25 @@ describe("Codex CLI with a project verify", () => {
     expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
   });
 
+  it("never nudges for a check that runs out of time", async () => {
+    const script = (_r: ResponsesRequest, index: number): ScriptedResponse =>
+      index === 0
+        ? callReply("update_plan", { plan: [{ step: "Build it", status: "completed" }] })
+        : textReply("Built.");
+    const w = await codexWorld(script, {
+      config: { verify: { command: "sleep 30", timeoutMs: 1000 } },
+      trustConfig: true,
+    });
+    worlds.push(w);
+    const started = Date.now();
+    const run = await w.exec("Build it");
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(w.server.requests).toHaveLength(2);
+    const log = await w.log(run.sessionId as string);
+    expect(log.map((e) => e.reason)).toEqual(["verify-timed-out"]);
+  });
+
   it("host limit: a Stop hook past its timeout is killed and the stop goes ahead", async () => {
     // Measures Codex itself: a trusted user-level Stop hook that would block after 20 s, given 2 s.
     const w = await codexWorld(() => textReply("Done."));

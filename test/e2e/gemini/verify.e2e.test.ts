@@ -94,6 +94,22 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
     expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
   });
 
+  it("never nudges for a check that runs out of time", async () => {
+    const p = await project({ verify: { command: "sleep 30", timeoutMs: 1000 } }, true);
+    const gemini = await server((c) =>
+      c.turn === 0
+        ? answer(call("write_todos", { todos: [{ description: "Build it", status: "completed" }] }))
+        : answer(say("Built.")),
+    );
+    const started = Date.now();
+    const run = await runGemini(p, gemini, "Build it");
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(gemini.turns()).toHaveLength(2);
+    const { log } = await storedState(p, sessionIdOf(run.stdout));
+    expect(log.map((e) => e.reason)).toEqual(["verify-timed-out"]);
+  });
+
   it("host limit: an AfterAgent hook past its timeout is stopped and the turn ends", async () => {
     // Measures Gemini CLI itself: a user-level hook that runs 20 s, given 2000 ms.
     const p = makeProject();

@@ -67,6 +67,12 @@ beforeAll(async () => {
       },
     })}\n`,
   );
+  // OpenCode denies a subagent `todowrite` unless its agent's permissions name it: allow it for
+  // `general`, so the subagent test's child session has a list of its own.
+  const configFile = join(project.project, "opencode.json");
+  const config = JSON.parse(readFileSync(configFile, "utf8"));
+  config.agent = { general: { permission: { todowrite: "allow" } } };
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
   opencode = await startOpenCode(project);
 });
 
@@ -123,5 +129,91 @@ describe("OpenCode plugin with a project's check, against the real OpenCode", ()
     expect(entries[1]?.note).toMatch(/^verified in /);
     expect(runs()).toBe(2);
     expect(model.pending()).toBe(0);
+  });
+
+  it("a trusted check that runs out of time never nudges and is logged verify-timed-out", async () => {
+    writeFileSync(
+      join(project.project, "todo-continuation.config.json"),
+      `${JSON.stringify({ verify: { command: "sleep 30", timeoutMs: 1000 } })}\n`,
+    );
+    execFileSync(process.execPath, [CLI, "trust"], {
+      cwd: project.project,
+      env: { ...project.env, PATH: process.env.PATH ?? "" },
+    });
+    model.clearRequests();
+    model.script([write(todo("build it", "completed")), textReply("Built.")]);
+    const session = await opencode.createSession();
+    const started = Date.now();
+    await opencode.prompt(session, "Build it.");
+    const log = await waitForDecision(session, "skip:verify-timed-out");
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(log).toEqual(["skip:verify-timed-out"]);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+    expect(model.pending()).toBe(0);
+  });
+
+  it("a subagent's (child session's) idle never runs the check; the parent's finished list does", async () => {
+    writeFileSync(
+      join(project.project, "todo-continuation.config.json"),
+      `${JSON.stringify({ verify: { command: `echo run >> ${runsFile}; exit 1` } })}\n`,
+    );
+    execFileSync(process.execPath, [CLI, "trust"], {
+      cwd: project.project,
+      env: { ...project.env, PATH: process.env.PATH ?? "" },
+    });
+    const before = runs();
+    const HELPER = "HELPER: survey the logs";
+    const isHelper = (r: ChatRequest) =>
+      r.body.messages.some((m) => m.role === "user" && messageText(m).includes(HELPER));
+    let parent = 0;
+    let helper = 0;
+    let runsWhenHelperDone = -1;
+    model.clearRequests();
+    model.script((request) => {
+      if (isHelper(request)) {
+        helper++;
+        return helper === 1
+          ? write(todo("the helper's own item", "completed"))
+          : textReply("Helper finished.");
+      }
+      parent++;
+      switch (parent) {
+        case 1:
+          return write(todo("review the survey", "in_progress"));
+        case 2:
+          return toolCallReply("task", {
+            description: "survey",
+            prompt: HELPER,
+            subagent_type: "general",
+          });
+        case 3:
+          // The task returned: the child session has gone idle, and no check ran for it.
+          runsWhenHelperDone = runs() - before;
+          return write(todo("review the survey", "completed"));
+        default:
+          return textReply("Reviewed.");
+      }
+    });
+    const session = await opencode.createSession();
+    await opencode.prompt(session, "Survey and review.");
+    // The parent's finished list ran the check; its answer to the nudge hit the same failure.
+    const log = await waitForDecision(session, "skip:verify-unchanged-failure");
+    expect(log).toEqual(["inject", "skip:verify-unchanged-failure"]);
+    const helperRequests = model.chatRequests({ scripted: true }).filter(isHelper);
+    expect(helperRequests).toHaveLength(2);
+    expect(helperRequests[0]?.body.tools?.map((t) => t.function.name)).toContain("todowrite");
+    // Its todowrite went through: the tool's answer is the stored list.
+    const answered = helperRequests[1]?.body.messages.at(-1);
+    expect(answered?.role).toBe("tool");
+    expect(messageText(answered)).toContain("the helper's own item");
+    const child = opencode
+      .events()
+      .map((e) => e.properties?.info as { id?: string; parentID?: string } | undefined)
+      .find((info) => info?.parentID === session)?.id;
+    expect(child, pluginLog()).toBeDefined();
+    // The child finished a list of its own and went idle: nothing decided, nothing stored.
+    expect(await decisions(child as string)).toEqual([]);
+    expect(runsWhenHelperDone).toBe(0);
+    expect(runs() - before).toBe(1);
   });
 });

@@ -31,15 +31,18 @@ afterEach(async () => {
   world = null;
 });
 
-/** A git project whose check fails until `DONE` exists; each run is counted in `runs.txt`. */
-function project(w: PiWorld, trusted: boolean): string {
+/**
+ * A git project whose check fails until `DONE` exists; each run is counted in `runs.txt`.
+ * `verify` replaces that check.
+ */
+function project(w: PiWorld, trusted: boolean, verify?: object): string {
   const runs = join(w.storeDir, "runs.txt");
   execFileSync("git", ["init", "-q"], { cwd: w.workDir });
   writeFileSync(join(w.workDir, "README.md"), "a project\n");
   writeFileSync(
     join(w.workDir, "todo-continuation.config.json"),
     `${JSON.stringify({
-      verify: {
+      verify: verify ?? {
         command: `echo run >> ${runs}; test -e DONE || { echo "DONE is missing"; exit 1; }`,
       },
     })}\n`,
@@ -109,5 +112,19 @@ describe.each(HOSTS)("verify on $pkg $version (print mode)", (host) => {
     const log = await world.store().readLog(await world.onlyScope());
     expect(log.map((e) => e.reason ?? e.action)).toEqual(["no-incomplete-todos"]);
     expect(count(runs)).toBe(0);
+  });
+
+  it("a trusted check that runs out of time never nudges and is logged verify-timed-out", async () => {
+    world = await setup();
+    project(world, true, { command: "sleep 30", timeoutMs: 1000 });
+    world.server.script([init("Build it"), done("Build it"), textReply("Built.")]);
+    const started = Date.now();
+    const run = await world.print("Build it.");
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(run.stdout.trim()).toBe("Built.");
+    expect(world.server.chatRequests()).toHaveLength(3);
+    const log = await world.store().readLog(await world.onlyScope());
+    expect(log.map((e) => e.reason)).toEqual(["verify-timed-out"]);
   });
 });
