@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { todoContinuationHooks } from "../../../src/hosts/claude-agent-sdk/index.js";
+import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
+import {
+  lastUserText,
+  type MessagesBody,
+  reply,
+  text,
+  toolUse,
+  userTexts,
+} from "../support/anthropic-server.js";
+import {
+  collect,
+  readSession,
+  resultOf,
+  sdkEnv,
+  sdkQuery,
+  sdkSuite,
+  sessionIdOf,
+} from "./harness.js";
+
+type Status = "pending" | "in_progress" | "completed";
+
+const todoWrite = (...items: [string, Status][]) =>
+  reply(
+    toolUse("TodoWrite", {
+      todos: items.map(([content, status]) => ({
+        content,
+        status,
+        activeForm: `Working on ${content}`,
+      })),
+    }),
+  );
+
+const MARK = closeInstructionFor("todo-write");
+
+/** Whether a request answers one of our blocks: its newest message carries the nudge. */
+const answersNudge = (body: MessagesBody) => lastUserText(body).includes(MARK);
+const mentionsNudge = (body: MessagesBody) => userTexts(body).some((t) => t.includes(MARK));
+
+const suite = sdkSuite();
+
+describe("the Claude Agent SDK with todoContinuationHooks", () => {
+  it("nudges a lazy stopper with open todos until its list is done", async () => {
+    const model = await suite.serve([
+      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
+      reply(text("I have started on the config.")),
+      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
+      reply(text("Config parsing is done.")),
+      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
+      reply(text("Both items are done.")),
+    ]);
+    const project = suite.project();
+    const lines: string[] = [];
+    const query = await sdkQuery();
+    const run = await collect(
+      query({
+        prompt: "Do the work",
+        options: {
+          cwd: project.dir,
+          env: sdkEnv(project, model, suite.trap()),
+          permissionMode: "bypassPermissions",
+          allowDangerouslySkipPermissions: true,
+          settingSources: [],
+          hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+        },
+      }),
+    );
+    expect(run.error, lines.join("\n")).toBeNull();
+    const turns = model.turns();
+    expect(turns.map(answersNudge), lines.join("\n")).toEqual([
+      false,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    const first = lastUserText(turns[2] as MessagesBody);
+    expect(first).toContain("Parse the config");
+    expect(first).toContain("Write the tests");
+    expect(resultOf(run.messages)?.result).toBe("Both items are done.");
+    const { snapshot, log } = await readSession(project, sessionIdOf(run.messages));
+    expect(snapshot.todos.todos.map((t) => t.status)).toEqual(["completed", "completed"]);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual([
+      "inject",
+      "inject",
+      "no-incomplete-todos",
+    ]);
+    expect(lines.filter((l) => l.includes("stop blocked with nudge"))).toHaveLength(2);
+  });
+
+  it("lets the agent stop when every item is done", async () => {
+    const model = await suite.serve([
+      todoWrite(["Fix the bug", "completed"], ["Add a test", "completed"]),
+      reply(text("All done.")),
+    ]);
+    const project = suite.project();
+    const query = await sdkQuery();
+    const run = await collect(
+      query({
+        prompt: "Fix it",
+        options: {
+          cwd: project.dir,
+          env: sdkEnv(project, model, suite.trap()),
+          permissionMode: "bypassPermissions",
+          allowDangerouslySkipPermissions: true,
+          settingSources: [],
+          hooks: todoContinuationHooks({ log: () => undefined }),
+        },
+      }),
+    );
+    expect(run.error).toBeNull();
+    expect(model.turns()).toHaveLength(2);
+    expect(model.turns().some(mentionsNudge)).toBe(false);
+    const { log } = await readSession(project, sessionIdOf(run.messages));
+    expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
+  });
+
+  it("respects the user's abort: no nudge, no request after it", async () => {
+    let release: () => void = () => undefined;
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const model = await suite.serve(({ turn }) => {
+      if (turn === 0) return todoWrite(["Build the index", "in_progress"], ["Query it", "pending"]);
+      if (turn === 1) {
+        release();
+        return { content: [text("Thinking...")], hang: true };
+      }
+      return reply(text("Should never be asked."));
+    });
+    const project = suite.project();
+    const lines: string[] = [];
+    const abort = new AbortController();
+    const query = await sdkQuery();
+    const running = collect(
+      query({
+        prompt: "Index and query",
+        options: {
+          cwd: project.dir,
+          env: sdkEnv(project, model, suite.trap()),
+          permissionMode: "bypassPermissions",
+          allowDangerouslySkipPermissions: true,
+          settingSources: [],
+          abortController: abort,
+          hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+        },
+      }),
+    );
+    await hung;
+    abort.abort();
+    const run = await running;
+    // Give a late hook or request the time to show itself.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(model.turns()).toHaveLength(2);
+    expect(model.turns().some(mentionsNudge)).toBe(false);
+    expect(lines.filter((l) => l.includes("stop blocked"))).toEqual([]);
+    const sessionId = sessionIdOf(run.messages);
+    const { snapshot, log } = await readSession(project, sessionId);
+    expect(snapshot.todos.todos).toHaveLength(2);
+    expect(log.filter((e) => e.action === "inject")).toEqual([]);
+  });
+});
