@@ -90,6 +90,55 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     expect(lines.filter((l) => l.includes("stop blocked with nudge"))).toHaveLength(2);
   });
 
+  it("follows the Task tools by id, reading their folder through the env given to query()", async () => {
+    const model = await suite.serve([
+      reply(toolUse("TaskCreate", { subject: "Add the endpoint", description: "GET /health" })),
+      reply(toolUse("TaskCreate", { subject: "Remove the old route", description: "it is dead" })),
+      reply(toolUse("TaskUpdate", { taskId: "1", status: "in_progress" })),
+      reply(text("The endpoint is under way.")),
+      reply(toolUse("TaskUpdate", { taskId: "1", status: "completed" })),
+      reply(toolUse("TaskUpdate", { taskId: "2", status: "deleted" })),
+      reply(text("Done: the endpoint exists and the old route needed no change.")),
+    ]);
+    const project = suite.project();
+    const env = sdkEnv(project, model, suite.trap(), "tasks");
+    const lines: string[] = [];
+    const query = await sdkQuery();
+    const run = await collect(
+      query({
+        prompt: "Add a health check",
+        options: {
+          cwd: project.dir,
+          env,
+          permissionMode: "bypassPermissions",
+          allowDangerouslySkipPermissions: true,
+          settingSources: [],
+          hooks: todoContinuationHooks({ env, log: (line) => lines.push(line) }),
+        },
+      }),
+    );
+    expect(run.error, lines.join("\n")).toBeNull();
+    const tasksMark = closeInstructionFor("tasks");
+    const turns = model.turns();
+    expect(turns.map((t) => lastUserText(t).includes(tasksMark))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
+    const nudge = lastUserText(turns[4] as MessagesBody);
+    expect(nudge).toContain("[1] Add the endpoint");
+    expect(nudge).toContain("[2] Remove the old route");
+    const { snapshot, log } = await readSession(project, sessionIdOf(run.messages));
+    expect(snapshot.todos.todos).toEqual([
+      { id: "1", content: "Add the endpoint", status: "completed" },
+    ]);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "no-incomplete-todos"]);
+  });
+
   it("lets the agent stop when every item is done", async () => {
     const model = await suite.serve([
       todoWrite(["Fix the bug", "completed"], ["Add a test", "completed"]),
@@ -151,6 +200,9 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     await hung;
     abort.abort();
     const run = await running;
+    // The SDK ends the Claude Code process: the query rejects, and no Stop runs at all.
+    expect(String(run.error)).toContain("aborted by user");
+    expect(lines).toEqual([]);
     // Give a late hook or request the time to show itself.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(model.turns()).toHaveLength(2);
