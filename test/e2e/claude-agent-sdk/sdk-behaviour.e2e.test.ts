@@ -52,6 +52,37 @@ describe(`the Claude Agent SDK ${AGENT_SDK_VERSION} itself`, () => {
     expect({ stops, turns: turns.length }).toEqual({ stops: 9, turns: 9 });
   });
 
+  it("offers no todo or task tool unless CLAUDE_CODE_ENABLE_TODO_TOOLS=1", async () => {
+    const model = await suite.serve([reply(text("Nothing to do."))]);
+    const project = suite.project();
+    const query = await sdkQuery();
+    const offered = async (env: Record<string, string>) => {
+      const before = model.turns().length;
+      const run = await collect(
+        query({
+          prompt: "Hello",
+          options: {
+            cwd: project.dir,
+            env,
+            permissionMode: "bypassPermissions",
+            allowDangerouslySkipPermissions: true,
+            settingSources: [],
+          },
+        }),
+      );
+      expect(run.error).toBeNull();
+      const names = (model.turns()[before]?.tools ?? []).map((t) => t.name);
+      return ["TodoWrite", "TaskCreate", "TaskUpdate"].filter((n) => names.includes(n));
+    };
+    const env = sdkEnv(project, model, suite.trap(), "tasks");
+    const { CLAUDE_CODE_ENABLE_TODO_TOOLS: _on, ...without } = env;
+    expect(await offered(without)).toEqual([]);
+    expect(await offered(env)).toEqual(["TaskCreate", "TaskUpdate"]);
+    expect(await offered(sdkEnv(project, model, suite.trap(), "todo-write"))).toEqual([
+      "TodoWrite",
+    ]);
+  });
+
   it("accepts the hooks value by its own types", () => {
     const sdk = join(
       ensureHost("@anthropic-ai/claude-agent-sdk", AGENT_SDK_VERSION),
