@@ -139,6 +139,36 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "no-incomplete-todos"]);
   });
 
+  it("lets an agent that never progresses go after one nudge, with the reason logged", async () => {
+    const model = await suite.serve([
+      todoWrite(["Migrate the database", "in_progress"], ["Update the docs", "pending"]),
+      reply(text("Stopping for now.")),
+      reply(text("Still stopping.")),
+      reply(text("Stopping again.")),
+    ]);
+    const project = suite.project();
+    const query = await sdkQuery();
+    const run = await collect(
+      query({
+        prompt: "Migrate",
+        options: {
+          cwd: project.dir,
+          env: sdkEnv(project, model, suite.trap()),
+          permissionMode: "bypassPermissions",
+          allowDangerouslySkipPermissions: true,
+          settingSources: [],
+          hooks: todoContinuationHooks({ log: () => undefined }),
+        },
+      }),
+    );
+    expect(run.error).toBeNull();
+    // The default preset's strict progress check: one nudge, then the stop goes through.
+    expect(model.turns().map(answersNudge)).toEqual([false, false, true]);
+    expect(resultOf(run.messages)?.result).toBe("Still stopping.");
+    const { log } = await readSession(project, sessionIdOf(run.messages));
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "stagnation"]);
+  });
+
   it("lets the agent stop when every item is done", async () => {
     const model = await suite.serve([
       todoWrite(["Fix the bug", "completed"], ["Add a test", "completed"]),
