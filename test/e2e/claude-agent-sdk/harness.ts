@@ -167,3 +167,15 @@ export function sdkSuite(): Suite {
     },
   };
 }
+
+/** The decision log of the one session the project's store holds so far (empty before any). */
+export async function onlySessionLog(project: Project): Promise<DecisionLogEntry[]> {
+  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
+  try {
+    const scopes = await store.listScopes();
+    if (scopes.length > 1) throw new Error(`expected one session, found ${scopes.length}`);
+    return scopes[0] === undefined ? [] : await store.readLog(scopes[0]);
+  } finally {
+    await store.close();
+  }
+}
