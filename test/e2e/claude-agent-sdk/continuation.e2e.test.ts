@@ -9,15 +9,7 @@ import {
   toolUse,
   userTexts,
 } from "../support/anthropic-server.js";
-import {
-  collect,
-  readSession,
-  resultOf,
-  sdkEnv,
-  sdkQuery,
-  sdkSuite,
-  sessionIdOf,
-} from "./harness.js";
+import { readSession, resultOf, runSdk, sdkEnv, sdkSuite, sessionIdOf } from "./harness.js";
 
 type Status = "pending" | "in_progress" | "completed";
 
@@ -52,20 +44,9 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     ]);
     const project = suite.project();
     const lines: string[] = [];
-    const query = await sdkQuery();
-    const run = await collect(
-      query({
-        prompt: "Do the work",
-        options: {
-          cwd: project.dir,
-          env: sdkEnv(project, model, suite.trap()),
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
-        },
-      }),
-    );
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Do the work", {
+      hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+    });
     expect(run.error, lines.join("\n")).toBeNull();
     const turns = model.turns();
     expect(turns.map(answersNudge), lines.join("\n")).toEqual([
@@ -103,20 +84,9 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     const project = suite.project();
     const env = sdkEnv(project, model, suite.trap(), "tasks");
     const lines: string[] = [];
-    const query = await sdkQuery();
-    const run = await collect(
-      query({
-        prompt: "Add a health check",
-        options: {
-          cwd: project.dir,
-          env,
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          hooks: todoContinuationHooks({ env, log: (line) => lines.push(line) }),
-        },
-      }),
-    );
+    const run = await runSdk(project, env, "Add a health check", {
+      hooks: todoContinuationHooks({ env, log: (line) => lines.push(line) }),
+    });
     expect(run.error, lines.join("\n")).toBeNull();
     const tasksMark = closeInstructionFor("tasks");
     const turns = model.turns();
@@ -147,20 +117,9 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
       reply(text("Stopping again.")),
     ]);
     const project = suite.project();
-    const query = await sdkQuery();
-    const run = await collect(
-      query({
-        prompt: "Migrate",
-        options: {
-          cwd: project.dir,
-          env: sdkEnv(project, model, suite.trap()),
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          hooks: todoContinuationHooks({ log: () => undefined }),
-        },
-      }),
-    );
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Migrate", {
+      hooks: todoContinuationHooks({ log: () => undefined }),
+    });
     expect(run.error).toBeNull();
     // The default preset's strict progress check: one nudge, then the stop goes through.
     expect(model.turns().map(answersNudge)).toEqual([false, false, true]);
@@ -175,20 +134,9 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
       reply(text("All done.")),
     ]);
     const project = suite.project();
-    const query = await sdkQuery();
-    const run = await collect(
-      query({
-        prompt: "Fix it",
-        options: {
-          cwd: project.dir,
-          env: sdkEnv(project, model, suite.trap()),
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          hooks: todoContinuationHooks({ log: () => undefined }),
-        },
-      }),
-    );
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Fix it", {
+      hooks: todoContinuationHooks({ log: () => undefined }),
+    });
     expect(run.error).toBeNull();
     expect(model.turns()).toHaveLength(2);
     expect(model.turns().some(mentionsNudge)).toBe(false);
@@ -212,21 +160,10 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     const project = suite.project();
     const lines: string[] = [];
     const abort = new AbortController();
-    const query = await sdkQuery();
-    const running = collect(
-      query({
-        prompt: "Index and query",
-        options: {
-          cwd: project.dir,
-          env: sdkEnv(project, model, suite.trap()),
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          abortController: abort,
-          hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
-        },
-      }),
-    );
+    const running = runSdk(project, sdkEnv(project, model, suite.trap()), "Index and query", {
+      abortController: abort,
+      hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+    });
     await hung;
     abort.abort();
     const run = await running;

@@ -179,3 +179,29 @@ export async function onlySessionLog(project: Project): Promise<DecisionLogEntry
     await store.close();
   }
 }
+
+/**
+ * Runs one `query()` in the project to its end, as a program on the SDK would:
+ * permissions bypassed (the model is scripted), no settings files read.
+ */
+export async function runSdk(
+  project: Project,
+  env: Record<string, string>,
+  prompt: string,
+  options: Record<string, unknown> = {},
+): Promise<{ messages: SdkMessage[]; error: unknown }> {
+  const query = await sdkQuery();
+  return collect(
+    query({
+      prompt,
+      options: {
+        cwd: project.dir,
+        env,
+        permissionMode: "bypassPermissions",
+        allowDangerouslySkipPermissions: true,
+        settingSources: [],
+        ...options,
+      },
+    }),
+  );
+}

@@ -3,7 +3,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { lastUserText, reply, text } from "../support/anthropic-server.js";
 import { ensureHost, REPO_ROOT } from "../support/host-cache.js";
-import { AGENT_SDK_VERSION, collect, sdkEnv, sdkQuery, sdkSuite } from "./harness.js";
+import { AGENT_SDK_VERSION, runSdk, sdkEnv, sdkSuite } from "./harness.js";
 
 /**
  * What the SDK itself does that the integration relies on, measured on the
@@ -18,31 +18,20 @@ describe(`the Claude Agent SDK ${AGENT_SDK_VERSION} itself`, () => {
     const model = await suite.serve(({ turn }) => reply(text(`Stopping (${turn}).`)));
     const project = suite.project();
     let stops = 0;
-    const query = await sdkQuery();
-    const run = await collect(
-      query({
-        prompt: "Work",
-        options: {
-          cwd: project.dir,
-          env: sdkEnv(project, model, suite.trap()),
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          hooks: {
-            Stop: [
-              {
-                hooks: [
-                  async () => {
-                    stops++;
-                    return { decision: "block", reason: REASON };
-                  },
-                ],
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Work", {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              async () => {
+                stops++;
+                return { decision: "block", reason: REASON };
               },
             ],
           },
-        },
-      }),
-    );
+        ],
+      },
+    });
     expect(run.error).toBeNull();
     const turns = model.turns();
     // Every answer to a block carries its reason as the newest user text.
@@ -55,21 +44,9 @@ describe(`the Claude Agent SDK ${AGENT_SDK_VERSION} itself`, () => {
   it("offers no todo or task tool unless CLAUDE_CODE_ENABLE_TODO_TOOLS=1", async () => {
     const model = await suite.serve([reply(text("Nothing to do."))]);
     const project = suite.project();
-    const query = await sdkQuery();
     const offered = async (env: Record<string, string>) => {
       const before = model.turns().length;
-      const run = await collect(
-        query({
-          prompt: "Hello",
-          options: {
-            cwd: project.dir,
-            env,
-            permissionMode: "bypassPermissions",
-            allowDangerouslySkipPermissions: true,
-            settingSources: [],
-          },
-        }),
-      );
+      const run = await runSdk(project, env, "Hello");
       expect(run.error).toBeNull();
       const names = (model.turns()[before]?.tools ?? []).map((t) => t.name);
       return ["TodoWrite", "TaskCreate", "TaskUpdate"].filter((n) => names.includes(n));

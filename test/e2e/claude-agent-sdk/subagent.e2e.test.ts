@@ -3,15 +3,7 @@ import { todoContinuationHooks } from "../../../src/hosts/claude-agent-sdk/index
 import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
 import { waitFor } from "../claude-code/harness.js";
 import { type MessagesBody, reply, text, toolUse, userTexts } from "../support/anthropic-server.js";
-import {
-  collect,
-  onlySessionLog,
-  readSession,
-  sdkEnv,
-  sdkQuery,
-  sdkSuite,
-  sessionIdOf,
-} from "./harness.js";
+import { onlySessionLog, readSession, runSdk, sdkEnv, sdkSuite, sessionIdOf } from "./harness.js";
 
 const suite = sdkSuite();
 const HELPER_TASK = "HELPER: survey the logs";
@@ -74,20 +66,9 @@ describe("Claude Agent SDK subagents", () => {
       }
     });
     const lines: string[] = [];
-    const query = await sdkQuery();
-    const run = await collect(
-      query({
-        prompt: "Survey and review",
-        options: {
-          cwd: project.dir,
-          env: sdkEnv(project, model, suite.trap()),
-          permissionMode: "bypassPermissions",
-          allowDangerouslySkipPermissions: true,
-          settingSources: [],
-          hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
-        },
-      }),
-    );
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Survey and review", {
+      hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+    });
     expect(run.error, lines.join("\n")).toBeNull();
     const helperTurns = model.turns().filter(isHelper);
     // The helper wrote a list with an open item and stopped: it was let go at once.
