@@ -95,6 +95,9 @@ export interface AgentSdkHookOptions {
 
 const ALLOW = "allowing the stop";
 
+/** Sessions whose project folder is remembered; an older one falls back to its event's `cwd`. */
+const MAX_REMEMBERED_SESSIONS = 1000;
+
 /** Whether the Claude Code hook would act on this event at all (it skips subagents and the rest). */
 function actsOn(event: HookEvent): event is Exclude<HookEvent, { kind: "other" | "SubagentStop" }> {
   return event.kind !== "other" && event.kind !== "SubagentStop" && event.agentId === null;
@@ -116,6 +119,11 @@ export function todoContinuationHooks(options: AgentSdkHookOptions = {}): AgentS
     let dir = projects.get(sessionId);
     if (dir === undefined) {
       dir = resolve(cwd ?? process.cwd());
+      // A long-lived program runs many sessions: remember the newest ones only.
+      if (projects.size >= MAX_REMEMBERED_SESSIONS) {
+        const oldest = projects.keys().next().value;
+        if (oldest !== undefined) projects.delete(oldest);
+      }
       projects.set(sessionId, dir);
     }
     return dir;
