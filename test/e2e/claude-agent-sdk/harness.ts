@@ -24,9 +24,19 @@ export type SdkMessage = Record<string, unknown> & { type: string };
 
 /** The slice of the SDK's `query()` these tests call (typed here: the SDK is not a dependency). */
 export type QueryFn = (params: {
-  prompt: string;
+  prompt: string | AsyncIterable<unknown>;
   options?: Record<string, unknown>;
-}) => AsyncIterable<SdkMessage>;
+}) => AsyncIterable<SdkMessage> & { interrupt(): Promise<unknown> };
+
+/** A user message as the SDK's streaming input takes it. */
+export function userMessage(content: string): unknown {
+  return {
+    type: "user",
+    message: { role: "user", content },
+    parent_tool_use_id: null,
+    session_id: "",
+  };
+}
 
 let loaded: QueryFn | null = null;
 
