@@ -42,6 +42,26 @@ const OTHER_PACKAGES = `
 declare module "@ai-sdk/openai" {
   export function openai(model: string): import("ai").LanguageModel;
 }
+declare module "@anthropic-ai/claude-agent-sdk" {
+  type HookInput = { hook_event_name: string; session_id: string; transcript_path: string; cwd: string };
+  type HookOutput = { continue?: boolean; decision?: "approve" | "block"; reason?: string };
+  type HookCallback = (
+    input: HookInput,
+    toolUseID: string | undefined,
+    options: { signal: AbortSignal },
+  ) => Promise<HookOutput>;
+  export function query(params: {
+    prompt: string;
+    options?: {
+      cwd?: string;
+      env?: { [name: string]: string | undefined };
+      abortController?: AbortController;
+      hooks?: Partial<
+        Record<string, { matcher?: string; hooks: HookCallback[]; timeout?: number }[]>
+      >;
+    };
+  }): AsyncGenerator<{ type: string; [field: string]: unknown }, void>;
+}
 `;
 
 function allSnippets(): Snippet[] {

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { todoContinuationHooks } from "../../../src/hosts/claude-agent-sdk/index.js";
+import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
+import {
+  lastUserText,
+  type MessagesBody,
+  reply,
+  text,
+  toolUse,
+  userTexts,
+} from "../support/anthropic-server.js";
+import { readSession, resultOf, runSdk, sdkEnv, sdkSuite, sessionIdOf } from "./harness.js";
+
+type Status = "pending" | "in_progress" | "completed";
+
+const todoWrite = (...items: [string, Status][]) =>
+  reply(
+    toolUse("TodoWrite", {
+      todos: items.map(([content, status]) => ({
+        content,
+        status,
+        activeForm: `Working on ${content}`,
+      })),
+    }),
+  );
+
+const MARK = closeInstructionFor("todo-write");
+
+/** Whether a request answers one of our blocks: its newest message carries the nudge. */
+const answersNudge = (body: MessagesBody) => lastUserText(body).includes(MARK);
+const mentionsNudge = (body: MessagesBody) => userTexts(body).some((t) => t.includes(MARK));
+
+const suite = sdkSuite();
+
+describe("the Claude Agent SDK with todoContinuationHooks", () => {
+  it("nudges a lazy stopper with open todos until its list is done", async () => {
+    const model = await suite.serve([
+      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
+      reply(text("I have started on the config.")),
+      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
+      reply(text("Config parsing is done.")),
+      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
+      reply(text("Both items are done.")),
+    ]);
+    const project = suite.project();
+    const lines: string[] = [];
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Do the work", {
+      hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+    });
+    expect(run.error, lines.join("\n")).toBeNull();
+    const turns = model.turns();
+    expect(turns.map(answersNudge), lines.join("\n")).toEqual([
+      false,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    const first = lastUserText(turns[2] as MessagesBody);
+    expect(first).toContain("Parse the config");
+    expect(first).toContain("Write the tests");
+    expect(resultOf(run.messages)?.result).toBe("Both items are done.");
+    const { snapshot, log } = await readSession(project, sessionIdOf(run.messages));
+    expect(snapshot.todos.todos.map((t) => t.status)).toEqual(["completed", "completed"]);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual([
+      "inject",
+      "inject",
+      "no-incomplete-todos",
+    ]);
+    expect(lines.filter((l) => l.includes("stop blocked with nudge"))).toHaveLength(2);
+  });
+
+  it("follows the Task tools by id, reading their folder through the env given to query()", async () => {
+    const model = await suite.serve([
+      reply(toolUse("TaskCreate", { subject: "Add the endpoint", description: "GET /health" })),
+      reply(toolUse("TaskCreate", { subject: "Remove the old route", description: "it is dead" })),
+      reply(toolUse("TaskUpdate", { taskId: "1", status: "in_progress" })),
+      reply(text("The endpoint is under way.")),
+      reply(toolUse("TaskUpdate", { taskId: "1", status: "completed" })),
+      reply(toolUse("TaskUpdate", { taskId: "2", status: "deleted" })),
+      reply(text("Done: the endpoint exists and the old route needed no change.")),
+    ]);
+    const project = suite.project();
+    const env = sdkEnv(project, model, suite.trap(), "tasks");
+    const lines: string[] = [];
+    const run = await runSdk(project, env, "Add a health check", {
+      hooks: todoContinuationHooks({ env, log: (line) => lines.push(line) }),
+    });
+    expect(run.error, lines.join("\n")).toBeNull();
+    const tasksMark = closeInstructionFor("tasks");
+    const turns = model.turns();
+    expect(turns.map((t) => lastUserText(t).includes(tasksMark))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
+    const nudge = lastUserText(turns[4] as MessagesBody);
+    expect(nudge).toContain("[1] Add the endpoint");
+    expect(nudge).toContain("[2] Remove the old route");
+    const { snapshot, log } = await readSession(project, sessionIdOf(run.messages));
+    expect(snapshot.todos.todos).toEqual([
+      { id: "1", content: "Add the endpoint", status: "completed" },
+    ]);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "no-incomplete-todos"]);
+  });
+
+  it("lets an agent that never progresses go after one nudge, with the reason logged", async () => {
+    const model = await suite.serve([
+      todoWrite(["Migrate the database", "in_progress"], ["Update the docs", "pending"]),
+      reply(text("Stopping for now.")),
+      reply(text("Still stopping.")),
+      reply(text("Stopping again.")),
+    ]);
+    const project = suite.project();
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Migrate", {
+      hooks: todoContinuationHooks({ log: () => undefined }),
+    });
+    expect(run.error).toBeNull();
+    // The default preset's strict progress check: one nudge, then the stop goes through.
+    expect(model.turns().map(answersNudge)).toEqual([false, false, true]);
+    expect(resultOf(run.messages)?.result).toBe("Still stopping.");
+    const { log } = await readSession(project, sessionIdOf(run.messages));
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "stagnation"]);
+  });
+
+  it("lets the agent stop when every item is done", async () => {
+    const model = await suite.serve([
+      todoWrite(["Fix the bug", "completed"], ["Add a test", "completed"]),
+      reply(text("All done.")),
+    ]);
+    const project = suite.project();
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Fix it", {
+      hooks: todoContinuationHooks({ log: () => undefined }),
+    });
+    expect(run.error).toBeNull();
+    expect(model.turns()).toHaveLength(2);
+    expect(model.turns().some(mentionsNudge)).toBe(false);
+    const { log } = await readSession(project, sessionIdOf(run.messages));
+    expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
+  });
+
+  it("respects the user's abort: no nudge, no request after it", async () => {
+    let release: () => void = () => undefined;
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const model = await suite.serve(({ turn }) => {
+      if (turn === 0) return todoWrite(["Build the index", "in_progress"], ["Query it", "pending"]);
+      if (turn === 1) {
+        release();
+        return { content: [text("Thinking...")], hang: true };
+      }
+      return reply(text("Should never be asked."));
+    });
+    const project = suite.project();
+    const lines: string[] = [];
+    const abort = new AbortController();
+    const running = runSdk(project, sdkEnv(project, model, suite.trap()), "Index and query", {
+      abortController: abort,
+      hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+    });
+    await hung;
+    abort.abort();
+    const run = await running;
+    // The SDK ends the Claude Code process: the query rejects, and no Stop runs at all.
+    expect(String(run.error)).toContain("aborted by user");
+    expect(lines).toEqual([]);
+    // Give a late hook or request the time to show itself.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(model.turns()).toHaveLength(2);
+    expect(model.turns().some(mentionsNudge)).toBe(false);
+    expect(lines.filter((l) => l.includes("stop blocked"))).toEqual([]);
+    const sessionId = sessionIdOf(run.messages);
+    const { snapshot, log } = await readSession(project, sessionId);
+    expect(snapshot.todos.todos).toHaveLength(2);
+    expect(log.filter((e) => e.action === "inject")).toEqual([]);
+  });
+});

@@ -1,0 +1,217 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { resolveScope } from "../../../src/core/scope/scope.js";
+import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
+import { createFileStore } from "../../../src/store/file/index.js";
+import { startTrap, type Trap } from "../claude-code/harness.js";
+import {
+  type AnthropicServer,
+  type Responder,
+  type ScriptedReply,
+  startAnthropicServer,
+} from "../support/anthropic-server.js";
+import { ensureHost } from "../support/host-cache.js";
+
+/** The Claude Agent SDK release these suites are pinned to (it bundles Claude Code 2.1.332). */
+export const AGENT_SDK_VERSION = "0.3.332";
+
+/** What these tests use of a message the SDK yields. */
+export type SdkMessage = Record<string, unknown> & { type: string };
+
+/** The slice of the SDK's `query()` these tests call (typed here: the SDK is not a dependency). */
+export type QueryFn = (params: {
+  prompt: string | AsyncIterable<unknown>;
+  options?: Record<string, unknown>;
+}) => AsyncIterable<SdkMessage> & { interrupt(): Promise<unknown> };
+
+/** A user message as the SDK's streaming input takes it. */
+export function userMessage(content: string): unknown {
+  return {
+    type: "user",
+    message: { role: "user", content },
+    parent_tool_use_id: null,
+    session_id: "",
+  };
+}
+
+let loaded: QueryFn | null = null;
+
+/** The real SDK's `query`, imported from the host cache by absolute path. */
+export async function sdkQuery(): Promise<QueryFn> {
+  if (loaded !== null) return loaded;
+  const dir = ensureHost("@anthropic-ai/claude-agent-sdk", AGENT_SDK_VERSION);
+  const entry = join(dir, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs");
+  const module = (await import(pathToFileURL(entry).href)) as { query: QueryFn };
+  loaded = module.query;
+  return loaded;
+}
+
+export interface Project {
+  dir: string;
+  home: string;
+  cleanup(): void;
+}
+
+export function createProject(): Project {
+  const root = mkdtempSync(join(tmpdir(), "tc-agent-sdk-"));
+  const dir = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(dir);
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  execFileSync("git", ["init", "--quiet", dir], { timeout: 60_000 });
+  return { dir, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/**
+ * The environment of the Claude Code process the SDK starts: offline, a
+ * temp HOME, the scripted model server, TodoWrite as the todo tool (or the
+ * Task tools), and every other outbound request into the trap.
+ */
+export function sdkEnv(
+  project: Project,
+  server: AnthropicServer,
+  trap: Trap,
+  tools: "todo-write" | "tasks" = "todo-write",
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: project.home,
+    CLAUDE_CONFIG_DIR: join(project.home, ".claude"),
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: "sk-ant-test-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    IS_SANDBOX: "1",
+    HTTP_PROXY: trap.url,
+    HTTPS_PROXY: trap.url,
+    http_proxy: trap.url,
+    https_proxy: trap.url,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
+    ENABLE_TOOL_SEARCH: "false",
+    ...(tools === "todo-write" ? { CLAUDE_CODE_ENABLE_TASKS: "false" } : {}),
+  };
+}
+
+/** Runs one `query()` to its end, collecting every message (or what came before an abort). */
+export async function collect(
+  run: AsyncIterable<SdkMessage>,
+): Promise<{ messages: SdkMessage[]; error: unknown }> {
+  const messages: SdkMessage[] = [];
+  try {
+    for await (const message of run) messages.push(message);
+    return { messages, error: null };
+  } catch (error) {
+    return { messages, error };
+  }
+}
+
+export function sessionIdOf(messages: readonly SdkMessage[]): string {
+  const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+  if (typeof init?.session_id !== "string") throw new Error("the run reported no session id");
+  return init.session_id;
+}
+
+export function resultOf(messages: readonly SdkMessage[]): SdkMessage | undefined {
+  return [...messages].reverse().find((m) => m.type === "result");
+}
+
+/** Our store in the project, where the hooks keep it by default. */
+export async function readSession(
+  project: Project,
+  sessionId: string,
+): Promise<{ snapshot: ScopeSnapshot; log: DecisionLogEntry[] }> {
+  const scope = resolveScope({ kind: "session", host: "claude-code", sessionId }) as Scope;
+  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
+  try {
+    return { snapshot: await store.read(scope), log: await store.readLog(scope) };
+  } finally {
+    await store.close();
+  }
+}
+
+export interface Suite {
+  serve(script: ScriptedReply[] | Responder): Promise<AnthropicServer>;
+  project(): Project;
+  trap(): Trap;
+}
+
+/** A trap for stray traffic (asserted empty at the end), a fresh server and project per test. */
+export function sdkSuite(): Suite {
+  let trap: Trap | null = null;
+  let server: AnthropicServer | null = null;
+  let project: Project | null = null;
+  beforeAll(async () => {
+    await sdkQuery();
+    trap = await startTrap();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = null;
+    project?.cleanup();
+    project = null;
+  });
+  afterAll(async () => {
+    if (trap === null) return;
+    const stray = [...trap.connections];
+    await trap.close();
+    expect(stray).toEqual([]);
+  });
+  return {
+    serve: async (script) => {
+      server = await startAnthropicServer({ script });
+      return server;
+    },
+    project: () => {
+      project = createProject();
+      return project;
+    },
+    trap: () => {
+      if (trap === null) throw new Error("the suite has not started");
+      return trap;
+    },
+  };
+}
+
+/** The decision log of the one session the project's store holds so far (empty before any). */
+export async function onlySessionLog(project: Project): Promise<DecisionLogEntry[]> {
+  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
+  try {
+    const scopes = await store.listScopes();
+    if (scopes.length > 1) throw new Error(`expected one session, found ${scopes.length}`);
+    return scopes[0] === undefined ? [] : await store.readLog(scopes[0]);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Runs one `query()` in the project to its end, as a program on the SDK would:
+ * permissions bypassed (the model is scripted), no settings files read.
+ */
+export async function runSdk(
+  project: Project,
+  env: Record<string, string>,
+  prompt: string,
+  options: Record<string, unknown> = {},
+): Promise<{ messages: SdkMessage[]; error: unknown }> {
+  const query = await sdkQuery();
+  return collect(
+    query({
+      prompt,
+      options: {
+        cwd: project.dir,
+        env,
+        permissionMode: "bypassPermissions",
+        allowDangerouslySkipPermissions: true,
+        settingSources: [],
+        ...options,
+      },
+    }),
+  );
+}
