@@ -1,9 +1,19 @@
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexHookHash, codexHookKey } from "../../../src/hosts/codex/trust.js";
 import {
+  callOutputs,
   callReply,
+  fromSubagent,
   hookPrompts,
   type ResponsesRequest,
   type ScriptedResponse,
@@ -89,6 +99,77 @@ describe("Codex CLI with a project verify", () => {
     expect(w.server.requests).toHaveLength(2);
     const log = await w.log(run.sessionId as string);
     expect(log.map((e) => e.reason)).toEqual(["verify-timed-out"]);
+  });
+
+  it("never runs the check for a subagent that finishes its own plan; the parent's finish runs it", async () => {
+    // Outside the project, so the runs do not change the tree the check fingerprints.
+    const outside = mkdtempSync(join(tmpdir(), "tc-codex-runs-"));
+    const runsFile = join(outside, "check-runs.txt");
+    const runs = () =>
+      existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0;
+    let parent = 0;
+    let helper = 0;
+    let runsWhenHelperDone = -1;
+    let helperOutcome = "";
+    const script = (request: ResponsesRequest): ScriptedResponse => {
+      if (fromSubagent(request)) {
+        helper++;
+        // The helper's own plan, finished at once; then it stops.
+        return helper === 1
+          ? callReply("update_plan", { plan: [{ step: "helper step", status: "completed" }] })
+          : textReply("Helper finished.");
+      }
+      parent++;
+      switch (parent) {
+        case 1:
+          return callReply("update_plan", {
+            plan: [{ step: "review the survey", status: "in_progress" }],
+          });
+        case 2:
+          return callReply("spawn_agent", { message: "HELPER: survey the logs" }, "multi_agent_v1");
+        case 3: {
+          const spawned = callOutputs(request, "spawn_agent")[0] ?? "{}";
+          const agent = (JSON.parse(spawned) as { agent_id?: string }).agent_id ?? "";
+          return callReply(
+            "wait_agent",
+            { targets: [agent], timeout_ms: 60_000 },
+            "multi_agent_v1",
+          );
+        }
+        case 4:
+          // The helper has finished its plan and stopped: no check ran for it.
+          runsWhenHelperDone = runs();
+          helperOutcome = callOutputs(request, "wait_agent")[0] ?? "";
+          return callReply("update_plan", {
+            plan: [{ step: "review the survey", status: "completed" }],
+          });
+        default:
+          return textReply("Reviewed.");
+      }
+    };
+    const w = await codexWorld(script, {
+      config: { verify: { command: `echo run >> ${runsFile}; exit 1`, timeoutMs: 20_000 } },
+      trustConfig: true,
+    });
+    worlds.push(w);
+    try {
+      const run = await w.exec("Survey and review.");
+      expect(run.code, run.stderr).toBe(0);
+      expect(helper).toBe(2);
+      expect(helperOutcome).toContain("Helper finished.");
+      expect(runsWhenHelperDone).toBe(0);
+      // The helper's requests carried no nudge of ours.
+      expect(w.server.requests.filter(fromSubagent).flatMap(hookPrompts)).toEqual([]);
+      const id = run.sessionId as string;
+      // The parent's finished plan ran the check once and was nudged; its second stop on the
+      // unchanged tree reused the result and ended the episode.
+      const log = await w.log(id);
+      expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "verify-unchanged-failure"]);
+      expect(log[0]?.note).toMatch(/^check failed: exit 1/);
+      expect(runs()).toBe(1);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("host limit: a Stop hook past its timeout is killed and the stop goes ahead", async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -36,6 +37,8 @@ afterAll(async () => {
   for (const s of servers) await s.close();
   for (const p of projects) p.cleanup();
 });
+
+const todo = (description: string, status: string) => ({ description, status });
 
 const CHECK = "test -f done.txt || { echo 'done.txt is missing'; exit 4; }";
 
@@ -108,6 +111,70 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
     expect(gemini.turns()).toHaveLength(2);
     const { log } = await storedState(p, sessionIdOf(run.stdout));
     expect(log.map((e) => e.reason)).toEqual(["verify-timed-out"]);
+  });
+
+  it("never runs the check for a subagent that finishes its own list; the parent's finish runs it", async () => {
+    // Outside the project, so the runs do not change the tree the check fingerprints.
+    const outside = mkdtempSync(join(tmpdir(), "tc-gemini-runs-"));
+    const runsFile = join(outside, "check-runs.txt");
+    const runs = () =>
+      existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0;
+    const p = await project({ verify: { command: `echo run >> ${runsFile}; exit 1` } }, true);
+    const HELPER = "HELPER: survey the logs";
+    let parent = 0;
+    let helper = 0;
+    let runsWhenHelperDone = -1;
+    let helperResult = "";
+    let helperListAnswer = "";
+    const gemini = await server((c) => {
+      // The invoke_agent child is offered no invoke_agent of its own.
+      const offersInvoke = (c.body.tools ?? []).some((t) =>
+        (t.functionDeclarations ?? []).some((f) => f.name === "invoke_agent"),
+      );
+      if (!offersInvoke) {
+        if (!JSON.stringify(c.body.contents).includes(HELPER)) return answer(say("ok"));
+        helper++;
+        if (helper === 2) helperListAnswer = JSON.stringify(c.body.contents?.at(-1));
+        // Its own list, finished at once; then it ends.
+        return helper === 1
+          ? answer(call("write_todos", { todos: [todo("The helper's own item", "completed")] }))
+          : answer(call("complete_task", { result: { response: "Helper finished." } }));
+      }
+      parent++;
+      switch (parent) {
+        case 1:
+          return answer(call("write_todos", { todos: [todo("Review the survey", "in_progress")] }));
+        case 2:
+          return answer(call("invoke_agent", { agent_name: "generalist", prompt: HELPER }));
+        case 3:
+          // The helper has finished its list and ended: no check ran for it.
+          runsWhenHelperDone = runs();
+          helperResult = JSON.stringify(c.body.contents?.at(-1));
+          return answer(call("write_todos", { todos: [todo("Review the survey", "completed")] }));
+        default:
+          return answer(say("Reviewed."));
+      }
+    });
+    try {
+      const run = await runGemini(p, gemini, "Survey and review.");
+      expect(run.code, run.stderr).toBe(0);
+      expect(helper).toBe(2);
+      // The helper's write_todos went through, and it ended with its report.
+      expect(helperListAnswer).toContain("write_todos");
+      expect(helperListAnswer).toContain("The helper's own item");
+      expect(helperResult).toContain("Helper finished.");
+      expect(runsWhenHelperDone).toBe(0);
+      const { todos, log } = await storedState(p, sessionIdOf(run.stdout));
+      // The helper's write stayed off the parent's list.
+      expect(todos.map((t) => [t.content, t.status])).toEqual([["Review the survey", "completed"]]);
+      // The parent's finished list ran the check once and was nudged; its second stop on the
+      // unchanged tree reused the result and ended the episode.
+      expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "verify-unchanged-failure"]);
+      expect(log[0]?.note).toMatch(/^check failed: exit 1/);
+      expect(runs()).toBe(1);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("host limit: an AfterAgent hook past its timeout is stopped and the turn ends", async () => {
