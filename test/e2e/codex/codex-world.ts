@@ -84,6 +84,8 @@ export async function codexWorld(
     config?: unknown;
     /** Runs `todo-continuation trust` in the project after the install. */
     trustConfig?: boolean;
+    /** More `[features]` flags in the user config (e.g. `multi_agent_v2`). */
+    features?: Record<string, boolean>;
   } = {},
 ): Promise<CodexWorld> {
   const bin = codexBin();
@@ -124,6 +126,7 @@ export async function codexWorld(
       ...["plugins", "apps", "remote_plugin", "plugin_sharing", "skill_search", "tool_suggest"].map(
         (feature) => `${feature} = false`,
       ),
+      ...Object.entries(options.features ?? {}).map(([feature, on]) => `${feature} = ${on}`),
       "",
     ].join("\n"),
   );

@@ -101,76 +101,99 @@ describe("Codex CLI with a project verify", () => {
     expect(log.map((e) => e.reason)).toEqual(["verify-timed-out"]);
   });
 
-  it("never runs the check for a subagent that finishes its own plan; the parent's finish runs it", async () => {
-    // Outside the project, so the runs do not change the tree the check fingerprints.
-    const outside = mkdtempSync(join(tmpdir(), "tc-codex-runs-"));
-    const runsFile = join(outside, "check-runs.txt");
-    const runs = () =>
-      existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0;
-    let parent = 0;
-    let helper = 0;
-    let runsWhenHelperDone = -1;
-    let helperOutcome = "";
-    const script = (request: ResponsesRequest): ScriptedResponse => {
-      if (fromSubagent(request)) {
-        helper++;
-        // The helper's own plan, finished at once; then it stops.
-        return helper === 1
-          ? callReply("update_plan", { plan: [{ step: "helper step", status: "completed" }] })
-          : textReply("Helper finished.");
-      }
-      parent++;
-      switch (parent) {
-        case 1:
-          return callReply("update_plan", {
-            plan: [{ step: "review the survey", status: "in_progress" }],
-          });
-        case 2:
-          return callReply("spawn_agent", { message: "HELPER: survey the logs" }, "multi_agent_v1");
-        case 3: {
-          const spawned = callOutputs(request, "spawn_agent")[0] ?? "{}";
-          const agent = (JSON.parse(spawned) as { agent_id?: string }).agent_id ?? "";
-          return callReply(
-            "wait_agent",
-            { targets: [agent], timeout_ms: 60_000 },
-            "multi_agent_v1",
-          );
+  // multi_agent (v1) is on by default in 0.169.0; multi_agent_v2 is stable but off by default.
+  it.each([
+    { tools: "multi_agent_v1", features: {} as Record<string, boolean> },
+    { tools: "collaboration", features: { multi_agent_v2: true } },
+  ])(
+    "never runs the check for a subagent ($tools) that finishes its own plan; the parent's finish runs it",
+    async ({ tools, features }) => {
+      const v2 = tools === "collaboration";
+      // Outside the project, so the runs do not change the tree the check fingerprints.
+      const outside = mkdtempSync(join(tmpdir(), "tc-codex-runs-"));
+      const runsFile = join(outside, "check-runs.txt");
+      const runs = () =>
+        existsSync(runsFile)
+          ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length
+          : 0;
+      let parent = 0;
+      let helper = 0;
+      let runsWhenHelperDone = -1;
+      let helperOutcome = "";
+      const script = (request: ResponsesRequest): ScriptedResponse => {
+        if (fromSubagent(request)) {
+          helper++;
+          // The helper's own plan, finished at once; then it stops.
+          return helper === 1
+            ? callReply("update_plan", { plan: [{ step: "helper step", status: "completed" }] })
+            : textReply("Helper finished.");
         }
-        case 4:
-          // The helper has finished its plan and stopped: no check ran for it.
-          runsWhenHelperDone = runs();
-          helperOutcome = callOutputs(request, "wait_agent")[0] ?? "";
-          return callReply("update_plan", {
-            plan: [{ step: "review the survey", status: "completed" }],
-          });
-        default:
-          return textReply("Reviewed.");
+        parent++;
+        switch (parent) {
+          case 1:
+            return callReply("update_plan", {
+              plan: [{ step: "review the survey", status: "in_progress" }],
+            });
+          case 2:
+            // v2 names each agent's task; v1 answers with an agent id.
+            return callReply(
+              "spawn_agent",
+              v2
+                ? { message: "HELPER: survey the logs", task_name: "helper" }
+                : { message: "HELPER: survey the logs" },
+              tools,
+            );
+          case 3: {
+            // v1 waits on the agent ids spawn_agent returned; v2 on every running agent.
+            const spawned = callOutputs(request, "spawn_agent")[0] ?? "{}";
+            const agent = (JSON.parse(spawned) as { agent_id?: string }).agent_id ?? "";
+            return callReply(
+              "wait_agent",
+              v2 ? { timeout_ms: 60_000 } : { targets: [agent], timeout_ms: 60_000 },
+              tools,
+            );
+          }
+          case 4:
+            // The helper has finished its plan and stopped: no check ran for it.
+            runsWhenHelperDone = runs();
+            helperOutcome = callOutputs(request, "wait_agent")[0] ?? "";
+            return callReply("update_plan", {
+              plan: [{ step: "review the survey", status: "completed" }],
+            });
+          default:
+            return textReply("Reviewed.");
+        }
+      };
+      const w = await codexWorld(script, {
+        config: { verify: { command: `echo run >> ${runsFile}; exit 1`, timeoutMs: 20_000 } },
+        trustConfig: true,
+        features,
+      });
+      worlds.push(w);
+      try {
+        const run = await w.exec("Survey and review.");
+        expect(run.code, run.stderr).toBe(0);
+        expect(helper).toBe(2);
+        // v1's wait returns the helper's answer; v2's only that it did not time out.
+        expect(helperOutcome).toMatch(v2 ? /"timed_out":false/ : /Helper finished\./);
+        expect(runsWhenHelperDone).toBe(0);
+        // The helper's requests carried no nudge of ours.
+        expect(w.server.requests.filter(fromSubagent).flatMap(hookPrompts)).toEqual([]);
+        const id = run.sessionId as string;
+        // The parent's finished plan ran the check once and was nudged; its second stop on the
+        // unchanged tree reused the result and ended the episode.
+        const log = await w.log(id);
+        expect(log.map((e) => e.reason ?? e.action)).toEqual([
+          "inject",
+          "verify-unchanged-failure",
+        ]);
+        expect(log[0]?.note).toMatch(/^check failed: exit 1/);
+        expect(runs()).toBe(1);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
       }
-    };
-    const w = await codexWorld(script, {
-      config: { verify: { command: `echo run >> ${runsFile}; exit 1`, timeoutMs: 20_000 } },
-      trustConfig: true,
-    });
-    worlds.push(w);
-    try {
-      const run = await w.exec("Survey and review.");
-      expect(run.code, run.stderr).toBe(0);
-      expect(helper).toBe(2);
-      expect(helperOutcome).toContain("Helper finished.");
-      expect(runsWhenHelperDone).toBe(0);
-      // The helper's requests carried no nudge of ours.
-      expect(w.server.requests.filter(fromSubagent).flatMap(hookPrompts)).toEqual([]);
-      const id = run.sessionId as string;
-      // The parent's finished plan ran the check once and was nudged; its second stop on the
-      // unchanged tree reused the result and ended the episode.
-      const log = await w.log(id);
-      expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "verify-unchanged-failure"]);
-      expect(log[0]?.note).toMatch(/^check failed: exit 1/);
-      expect(runs()).toBe(1);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it("host limit: a Stop hook past its timeout is killed and the stop goes ahead", async () => {
     // Measures Codex itself: a trusted user-level Stop hook that would block after 20 s, given 2 s.
