@@ -19,7 +19,7 @@ import {
   type ScriptedResponse,
   textReply,
 } from "../support/responses-server.js";
-import { type CodexWorld, codexWorld, killCodex } from "./codex-world.js";
+import { type CodexWorld, codexWorld, killCodex, listOf } from "./codex-world.js";
 
 /**
  * The real Codex CLI with a project `verify`. The scripted model stands in for
@@ -154,9 +154,14 @@ describe("Codex CLI with a project verify", () => {
             );
           }
           case 4:
-            // The helper has finished its plan and stopped: no check ran for it.
-            runsWhenHelperDone = runs();
             helperOutcome = callOutputs(request, "wait_agent")[0] ?? "";
+            // Stops with its own item open: had the helper's finished plan reached this list,
+            // the check would run here.
+            return textReply("Waiting on the survey.");
+          case 5:
+            // The helper has finished its plan and stopped, and the parent was nudged for its
+            // open item: no check ran.
+            runsWhenHelperDone = runs();
             return callReply("update_plan", {
               plan: [{ step: "review the survey", status: "completed" }],
             });
@@ -180,14 +185,18 @@ describe("Codex CLI with a project verify", () => {
         // The helper's requests carried no nudge of ours.
         expect(w.server.requests.filter(fromSubagent).flatMap(hookPrompts)).toEqual([]);
         const id = run.sessionId as string;
-        // The parent's finished plan ran the check once and was nudged; its second stop on the
-        // unchanged tree reused the result and ended the episode.
+        // The helper's plan stayed out of the parent's list.
+        expect(listOf(await w.snapshot(id))).toEqual([["review the survey", "completed"]]);
+        // A list nudge for the parent's open item; then its finished plan ran the check once and
+        // was nudged; its next stop on the unchanged tree reused the result and ended the episode.
         const log = await w.log(id);
         expect(log.map((e) => e.reason ?? e.action)).toEqual([
           "inject",
+          "inject",
           "verify-unchanged-failure",
         ]);
-        expect(log[0]?.note).toMatch(/^check failed: exit 1/);
+        expect(log[0]?.note ?? "").not.toMatch(/check failed/);
+        expect(log[1]?.note).toMatch(/^check failed: exit 1/);
         expect(runs()).toBe(1);
       } finally {
         rmSync(outside, { recursive: true, force: true });
