@@ -147,9 +147,14 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
         case 2:
           return answer(call("invoke_agent", { agent_name: "generalist", prompt: HELPER }));
         case 3:
-          // The helper has finished its list and ended: no check ran for it.
-          runsWhenHelperDone = runs();
           helperResult = JSON.stringify(c.body.contents?.at(-1));
+          // Ends the turn with its own item open: had the helper's finished list reached this
+          // list, the check would run here.
+          return answer(say("Waiting on the survey."));
+        case 4:
+          // The helper has finished its list and ended, and the parent was nudged for its open
+          // item: no check ran.
+          runsWhenHelperDone = runs();
           return answer(call("write_todos", { todos: [todo("Review the survey", "completed")] }));
         default:
           return answer(say("Reviewed."));
@@ -167,10 +172,15 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
       const { todos, log } = await storedState(p, sessionIdOf(run.stdout));
       // The helper's write stayed off the parent's list.
       expect(todos.map((t) => [t.content, t.status])).toEqual([["Review the survey", "completed"]]);
-      // The parent's finished list ran the check once and was nudged; its second stop on the
-      // unchanged tree reused the result and ended the episode.
-      expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "verify-unchanged-failure"]);
-      expect(log[0]?.note).toMatch(/^check failed: exit 1/);
+      // A list nudge for the parent's open item; then its finished list ran the check once and
+      // was nudged; its next stop on the unchanged tree reused the result and ended the episode.
+      expect(log.map((e) => e.reason ?? e.action)).toEqual([
+        "inject",
+        "inject",
+        "verify-unchanged-failure",
+      ]);
+      expect(log[0]?.note ?? "").not.toMatch(/check failed/);
+      expect(log[1]?.note).toMatch(/^check failed: exit 1/);
       expect(runs()).toBe(1);
     } finally {
       rmSync(outside, { recursive: true, force: true });
