@@ -1,15 +1,8 @@
-import {
-  appendFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexHookHash, codexHookKey } from "../../../src/hosts/codex/trust.js";
+import { countedFailingCheck, expectParentCheckedOnce } from "../support/counted-check.js";
 import {
   callOutputs,
   callReply,
@@ -109,13 +102,7 @@ describe("Codex CLI with a project verify", () => {
     "never runs the check for a subagent ($tools) that finishes its own plan; the parent's finish runs it",
     async ({ tools, features }) => {
       const v2 = tools === "collaboration";
-      // Outside the project, so the runs do not change the tree the check fingerprints.
-      const outside = mkdtempSync(join(tmpdir(), "tc-codex-runs-"));
-      const runsFile = join(outside, "check-runs.txt");
-      const runs = () =>
-        existsSync(runsFile)
-          ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length
-          : 0;
+      const check = countedFailingCheck();
       let parent = 0;
       let helper = 0;
       let runsWhenHelperDone = -1;
@@ -161,7 +148,7 @@ describe("Codex CLI with a project verify", () => {
           case 5:
             // The helper has finished its plan and stopped, and the parent was nudged for its
             // open item: no check ran.
-            runsWhenHelperDone = runs();
+            runsWhenHelperDone = check.runs();
             return callReply("update_plan", {
               plan: [{ step: "review the survey", status: "completed" }],
             });
@@ -170,7 +157,7 @@ describe("Codex CLI with a project verify", () => {
         }
       };
       const w = await codexWorld(script, {
-        config: { verify: { command: `echo run >> ${runsFile}; exit 1`, timeoutMs: 20_000 } },
+        config: { verify: { command: check.command, timeoutMs: 20_000 } },
         trustConfig: true,
         features,
       });
@@ -187,19 +174,9 @@ describe("Codex CLI with a project verify", () => {
         const id = run.sessionId as string;
         // The helper's plan stayed out of the parent's list.
         expect(listOf(await w.snapshot(id))).toEqual([["review the survey", "completed"]]);
-        // A list nudge for the parent's open item; then its finished plan ran the check once and
-        // was nudged; its next stop on the unchanged tree reused the result and ended the episode.
-        const log = await w.log(id);
-        expect(log.map((e) => e.reason ?? e.action)).toEqual([
-          "inject",
-          "inject",
-          "verify-unchanged-failure",
-        ]);
-        expect(log[0]?.note ?? "").not.toMatch(/check failed/);
-        expect(log[1]?.note).toMatch(/^check failed: exit 1/);
-        expect(runs()).toBe(1);
+        expectParentCheckedOnce(await w.log(id), check);
       } finally {
-        rmSync(outside, { recursive: true, force: true });
+        check.dispose();
       }
     },
   );

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countedFailingCheck, expectParentCheckedOnce } from "../support/counted-check.js";
 import {
   answer,
   call,
@@ -114,12 +114,8 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
   });
 
   it("never runs the check for a subagent that finishes its own list; the parent's finish runs it", async () => {
-    // Outside the project, so the runs do not change the tree the check fingerprints.
-    const outside = mkdtempSync(join(tmpdir(), "tc-gemini-runs-"));
-    const runsFile = join(outside, "check-runs.txt");
-    const runs = () =>
-      existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0;
-    const p = await project({ verify: { command: `echo run >> ${runsFile}; exit 1` } }, true);
+    const check = countedFailingCheck();
+    const p = await project({ verify: { command: check.command } }, true);
     const HELPER = "HELPER: survey the logs";
     let parent = 0;
     let helper = 0;
@@ -154,7 +150,7 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
         case 4:
           // The helper has finished its list and ended, and the parent was nudged for its open
           // item: no check ran.
-          runsWhenHelperDone = runs();
+          runsWhenHelperDone = check.runs();
           return answer(call("write_todos", { todos: [todo("Review the survey", "completed")] }));
         default:
           return answer(say("Reviewed."));
@@ -172,18 +168,9 @@ describe("Gemini CLI 0.61.0 with a project verify", () => {
       const { todos, log } = await storedState(p, sessionIdOf(run.stdout));
       // The helper's write stayed off the parent's list.
       expect(todos.map((t) => [t.content, t.status])).toEqual([["Review the survey", "completed"]]);
-      // A list nudge for the parent's open item; then its finished list ran the check once and
-      // was nudged; its next stop on the unchanged tree reused the result and ended the episode.
-      expect(log.map((e) => e.reason ?? e.action)).toEqual([
-        "inject",
-        "inject",
-        "verify-unchanged-failure",
-      ]);
-      expect(log[0]?.note ?? "").not.toMatch(/check failed/);
-      expect(log[1]?.note).toMatch(/^check failed: exit 1/);
-      expect(runs()).toBe(1);
+      expectParentCheckedOnce(log, check);
     } finally {
-      rmSync(outside, { recursive: true, force: true });
+      check.dispose();
     }
   });
 
