@@ -1,26 +1,23 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseCheckResult } from "../core/engine/state.js";
 import type { CheckResult, VerifySettings } from "../core/types.js";
+import { type CacheRecord, cachePaths, readCache, writeCache } from "./cache-record.js";
 import { runCheck } from "./run-check.js";
-import { type TreeSnapshot, treeSnapshot, type Witness, witnessHolds } from "./tree.js";
-import { keepWatch, startWatch, watchHolds } from "./watch.js";
+import { type TreeSnapshot, treeSnapshot, witnessHolds } from "./tree.js";
+import { keepWatch, startWatch, watchHolds, watchScope } from "./watch.js";
+import {
+  type AskResult,
+  askWatcher,
+  filesFor,
+  startWatcher,
+  type WatcherOptions,
+} from "./watcher-client.js";
 
 /** How often a session waiting on another's run looks for its result. */
 const POLL_MS = 100;
 /** A lock older than the check's time limit plus this is abandoned (its holder died). */
 const LOCK_GRACE_MS = 10_000;
-
-interface CacheRecord {
-  version: 1;
-  cwd: string;
-  command: string;
-  fingerprint: string;
-  witness: Witness | null;
-  result: CheckResult;
-}
 
 export interface VerifyProjectOptions {
   settings: VerifySettings;
@@ -30,6 +27,11 @@ export interface VerifyProjectOptions {
   cacheDir: string;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
+  /**
+   * Ask the project's shared watcher first, and start one when none runs
+   * (hook processes, which look once and exit; Linux). Absent: no watcher.
+   */
+  watcher?: WatcherOptions;
 }
 
 /** What happened, for logs and tests: a fresh run, the fast cached path, or a cached result after git. */
@@ -40,57 +42,10 @@ export interface VerifyOutcome {
   via: "ran" | "witness" | "fingerprint" | "shared";
   /**
    * On the `witness` path, what vouched for the tree: a watch on its folders
-   * kept by this process since the last look (`watch`), or a stat of every
-   * file (`stats`).
+   * kept by this process since the last look (`watch`), the project's shared
+   * watcher (`watcher`), or a stat of every file (`stats`).
    */
-  witness?: "watch" | "stats";
-}
-
-function paths(cacheDir: string, cwd: string, command: string) {
-  const key = createHash("sha256")
-    .update(`${resolve(cwd)}\0${command}`)
-    .digest("hex")
-    .slice(0, 20);
-  const dir = join(cacheDir, "verify");
-  return { dir, cache: join(dir, `${key}.json`), lock: join(dir, `${key}.lock`) };
-}
-
-async function readCache(path: string, cwd: string, command: string): Promise<CacheRecord | null> {
-  try {
-    const raw = JSON.parse(await readFile(path, "utf8")) as Partial<CacheRecord>;
-    const result = parseCheckResult(raw.result);
-    if (
-      raw.version !== 1 ||
-      raw.cwd !== resolve(cwd) ||
-      raw.command !== command ||
-      typeof raw.fingerprint !== "string" ||
-      result === null
-    ) {
-      return null;
-    }
-    const w = raw.witness;
-    const witness =
-      w != null &&
-      typeof w.root === "string" &&
-      Array.isArray(w.paths) &&
-      typeof w.statHash === "string" &&
-      (w.own === undefined || typeof w.own === "number")
-        ? w
-        : null;
-    return { version: 1, cwd: raw.cwd, command, fingerprint: raw.fingerprint, witness, result };
-  } catch {
-    // Missing or unreadable: the check simply runs.
-    return null;
-  }
-}
-
-let tmpSerial = 0;
-
-async function writeCache(path: string, record: CacheRecord): Promise<void> {
-  tmpSerial += 1;
-  const tmp = `${path}.${process.pid}.${Date.now()}.${tmpSerial}.tmp`;
-  await writeFile(tmp, JSON.stringify(record));
-  await rename(tmp, path);
+  witness?: "watch" | "watcher" | "stats";
 }
 
 async function tryLock(lock: string, staleAfterMs: number, now: number): Promise<boolean> {
@@ -147,11 +102,22 @@ function reuse(record: CacheRecord, via: VerifyOutcome["via"]): VerifyOutcome {
 export async function verifyProject(options: VerifyProjectOptions): Promise<VerifyOutcome> {
   const { settings, cwd, cacheDir } = options;
   const now = options.now ?? Date.now;
-  const files = paths(cacheDir, cwd, settings.command);
+  const files = cachePaths(cacheDir, cwd, settings.command);
   const cached = await readCache(files.cache, cwd, settings.command);
   if (cached !== null && (await watchHolds(files.cache, cached.fingerprint))) {
     return { ...reuse(cached, "witness"), witness: "watch" };
   }
+  // The shared watcher is asked before any stat or git: an answer that names
+  // a clean watch of the same folders vouches for what this stop sees next.
+  const asked = await askShared(options, files.cache, cached);
+  if (cached !== null && asked?.answer?.state === "unchanged") {
+    return { ...reuse(cached, "witness"), witness: "watcher" };
+  }
+  const stamp = (witness: CacheRecord["witness"]): Pick<CacheRecord, "watch"> => {
+    const a = asked?.answer;
+    if (witness === null || a == null || a.state === "unknown") return {};
+    return a.scope === watchScope(witness) ? { watch: { id: a.id, scope: a.scope } } : {};
+  };
   if (cached?.witness != null) {
     // The watch starts before the stats: a change after it is an event, one
     // before it a stat. Only from this process's second look at the project:
@@ -162,6 +128,10 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
     const watch = again ? startWatch(cached.witness, cached.fingerprint) : null;
     if (await witnessHolds(cached.witness)) {
       if (watch !== null) keepWatch(files.cache, watch);
+      const stamped = stamp(cached.witness);
+      if (stamped.watch !== undefined && stamped.watch.id !== cached.watch?.id) {
+        await writeCache(files.cache, { ...cached, ...stamped });
+      }
       return { ...reuse(cached, "witness"), witness: "stats" };
     }
     watch?.close();
@@ -169,7 +139,9 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
   const snapshot: TreeSnapshot = await treeSnapshot(cwd);
   if (cached !== null && cached.fingerprint === snapshot.fingerprint) {
     // Same tree, new stats (a touched file): keep the result, refresh the witness.
-    await writeCache(files.cache, { ...cached, witness: snapshot.witness });
+    const refreshed: CacheRecord = { ...cached, witness: snapshot.witness };
+    delete refreshed.watch;
+    await writeCache(files.cache, { ...refreshed, ...stamp(snapshot.witness) });
     return reuse(cached, "fingerprint");
   }
   await mkdir(files.dir, { recursive: true });
@@ -202,10 +174,42 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
       command: settings.command,
       fingerprint: snapshot.fingerprint,
       witness: snapshot.witness,
+      ...stamp(snapshot.witness),
       result,
     });
+    // The first verify of a project starts its watcher (after the cache it reads exists).
+    if (options.watcher !== undefined && asked === null) startWatcher(options.watcher, files.cache);
     return { result, ran: true, via: "ran" };
   } finally {
     await rm(files.lock, { force: true });
   }
+}
+
+/**
+ * The shared watcher's answer about the cached record's tree, or null (no
+ * watcher wanted, or no witness to ask about). A watcher that is not there is
+ * started for the next stop; this one takes the slow path.
+ */
+async function askShared(
+  options: VerifyProjectOptions,
+  cacheFile: string,
+  cached: CacheRecord | null,
+): Promise<AskResult | null> {
+  const watcher = options.watcher;
+  if (watcher === undefined || cached?.witness == null) return null;
+  const files = filesFor(watcher, cacheFile);
+  const stamped = cached.watch;
+  const scope = stamped?.scope ?? watchScope(cached.witness);
+  const asked = await askWatcher(
+    files.socket,
+    { stamp: stamped?.id ?? null, scope },
+    watcher.askTimeoutMs,
+  );
+  if (asked.absent) startWatcher(watcher, cacheFile);
+  // An answer for another scope vouches for nothing here.
+  const a = asked.answer;
+  if (a?.state === "unchanged" && (a.id !== stamped?.id || a.scope !== scope)) {
+    return { answer: null, absent: false };
+  }
+  return asked;
 }

@@ -1,0 +1,89 @@
+import { createHash } from "node:crypto";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseCheckResult } from "../core/engine/state.js";
+import type { CheckResult } from "../core/types.js";
+import type { Witness } from "./tree.js";
+
+/** The check's last result for one project folder and command, with what vouches for its tree. */
+export interface CacheRecord {
+  version: 1;
+  cwd: string;
+  command: string;
+  fingerprint: string;
+  witness: Witness | null;
+  /**
+   * The shared watcher's watch (id and scope) that was running, clean, before
+   * `fingerprint` was taken: while the watcher says that watch saw nothing,
+   * the tree still has `fingerprint`.
+   */
+  watch?: { id: string; scope: string };
+  result: CheckResult;
+}
+
+export function cachePaths(cacheDir: string, cwd: string, command: string) {
+  const key = createHash("sha256")
+    .update(`${resolve(cwd)}\0${command}`)
+    .digest("hex")
+    .slice(0, 20);
+  const dir = join(cacheDir, "verify");
+  return { dir, cache: join(dir, `${key}.json`), lock: join(dir, `${key}.lock`) };
+}
+
+/** The record at `path`, or null when missing, unreadable or not for this folder and command (any command: null). */
+export async function readCache(
+  path: string,
+  cwd: string | null,
+  command: string | null,
+): Promise<CacheRecord | null> {
+  try {
+    const raw = JSON.parse(await readFile(path, "utf8")) as Partial<CacheRecord>;
+    const result = parseCheckResult(raw.result);
+    if (
+      raw.version !== 1 ||
+      typeof raw.cwd !== "string" ||
+      typeof raw.command !== "string" ||
+      (cwd !== null && raw.cwd !== resolve(cwd)) ||
+      (command !== null && raw.command !== command) ||
+      typeof raw.fingerprint !== "string" ||
+      result === null
+    ) {
+      return null;
+    }
+    const w = raw.witness;
+    const witness =
+      w != null &&
+      typeof w.root === "string" &&
+      Array.isArray(w.paths) &&
+      w.paths.every((p) => typeof p === "string") &&
+      typeof w.statHash === "string" &&
+      (w.own === undefined || typeof w.own === "number")
+        ? w
+        : null;
+    const record: CacheRecord = {
+      version: 1,
+      cwd: raw.cwd,
+      command: raw.command,
+      fingerprint: raw.fingerprint,
+      witness,
+      result,
+    };
+    const watch = raw.watch;
+    if (witness !== null && typeof watch?.id === "string" && typeof watch.scope === "string") {
+      record.watch = { id: watch.id, scope: watch.scope };
+    }
+    return record;
+  } catch {
+    // Missing or unreadable: the check simply runs.
+    return null;
+  }
+}
+
+let tmpSerial = 0;
+
+export async function writeCache(path: string, record: CacheRecord): Promise<void> {
+  tmpSerial += 1;
+  const tmp = `${path}.${process.pid}.${Date.now()}.${tmpSerial}.tmp`;
+  await writeFile(tmp, JSON.stringify(record));
+  await rename(tmp, path);
+}

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { lstatSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Where a project's watcher listens: a folder only this user can use, so no
+ * other user can answer in the watcher's place or read what it says. The
+ * folder must be a real folder (never a symlink), owned by this user, with no
+ * access for group or others; anything else is refused and hooks take the
+ * slow path.
+ */
+
+/** The watchers' folder: `$TODO_CONTINUATION_WATCHER_DIR`, else in `$XDG_RUNTIME_DIR`, else in the temp folder. */
+export function watcherFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const own = env.TODO_CONTINUATION_WATCHER_DIR;
+  if (own !== undefined && own !== "") return own;
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime?.startsWith("/")) return join(runtime, "todo-continuation");
+  return join(tmpdir(), `todo-continuation-${process.getuid?.() ?? "user"}`);
+}
+
+/** Why `folder` may not hold a watcher's socket, or null when it may. */
+export function folderProblem(folder: string, self = process.getuid?.()): string | null {
+  let s: ReturnType<typeof lstatSync>;
+  try {
+    s = lstatSync(folder);
+  } catch {
+    return `${folder} does not exist`;
+  }
+  if (s.isSymbolicLink()) return `${folder} is a symlink`;
+  if (!s.isDirectory()) return `${folder} is not a folder`;
+  if (self !== undefined && s.uid !== self) return `${folder} belongs to user ${s.uid}`;
+  if ((s.mode & 0o077) !== 0)
+    return `${folder} is open to others (mode ${(s.mode & 0o777).toString(8)})`;
+  return null;
+}
+
+/** Creates the watchers' folder (0700) when missing; the problem that forbids using it, or null. */
+export function preparedFolder(folder: string): string | null {
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return `${folder}: ${String(error)}`;
+  }
+  return folderProblem(folder);
+}
+
+/** Why the socket at `path` may not be asked (not a socket, or someone else's), or null. */
+export function socketProblem(path: string, self = process.getuid?.()): string | null {
+  try {
+    const s = lstatSync(path);
+    if (!s.isSocket()) return `${path} is not a socket`;
+    if (self !== undefined && s.uid !== self) return `${path} belongs to user ${s.uid}`;
+    return null;
+  } catch {
+    return `${path} does not exist`;
+  }
+}
+
+export interface WatcherFiles {
+  socket: string;
+  /** Created exclusively by the hook that starts a watcher: two hooks racing start one. */
+  start: string;
+  /** The running watcher's process id (for `doctor` and tests). */
+  pid: string;
+}
+
+/** One watcher per cache file (project folder, check and store folder). */
+export function watcherFiles(folder: string, cacheFile: string): WatcherFiles {
+  const key = createHash("sha256").update(cacheFile).digest("hex").slice(0, 20);
+  const base = join(folder, key);
+  return { socket: `${base}.sock`, start: `${base}.start`, pid: `${base}.pid` };
+}
