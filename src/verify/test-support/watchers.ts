@@ -35,3 +35,18 @@ export async function waitForWatcher(folder: string, timeoutMs = 10_000): Promis
 export function stopWatchers(folder: string, signal: NodeJS.Signals = "SIGTERM"): void {
   for (const pid of watcherPids(folder)) process.kill(pid, signal);
 }
+
+/** Every watcher process whose command line names `text` (its cache file), found in /proc. */
+export function watcherProcesses(text: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
+      if (cmd.includes("watcher-main.js") && cmd.includes(text)) pids.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
