@@ -12,12 +12,22 @@ export interface CacheRecord {
   command: string;
   fingerprint: string;
   witness: Witness | null;
-  /**
-   * The shared watcher's watch (id and scope) that was running, clean, before
-   * `fingerprint` was taken: while the watcher says that watch saw nothing,
-   * the tree still has `fingerprint`.
-   */
-  watch?: { id: string; scope: string };
+  result: CheckResult;
+}
+
+/**
+ * A small record beside the cache, all a hook's stop reads when the project's
+ * shared watcher runs: the watch (id and scope) that was running, clean,
+ * before `fingerprint` was taken, and the result for that tree. While the
+ * watcher says that watch saw nothing, the tree still has `fingerprint`, and
+ * `result` holds; nothing else is needed (the witness is not read).
+ */
+export interface StampRecord {
+  version: 1;
+  cwd: string;
+  command: string;
+  fingerprint: string;
+  watch: { id: string; scope: string };
   result: CheckResult;
 }
 
@@ -27,7 +37,12 @@ export function cachePaths(cacheDir: string, cwd: string, command: string) {
     .digest("hex")
     .slice(0, 20);
   const dir = join(cacheDir, "verify");
-  return { dir, cache: join(dir, `${key}.json`), lock: join(dir, `${key}.lock`) };
+  return {
+    dir,
+    cache: join(dir, `${key}.json`),
+    stamp: join(dir, `${key}.stamp.json`),
+    lock: join(dir, `${key}.lock`),
+  };
 }
 
 /** The record at `path`, or null when missing, unreadable or not for this folder and command (any command: null). */
@@ -68,10 +83,6 @@ export async function readCache(
       witness,
       result,
     };
-    const watch = raw.watch;
-    if (witness !== null && typeof watch?.id === "string" && typeof watch.scope === "string") {
-      record.watch = { id: watch.id, scope: watch.scope };
-    }
     return record;
   } catch {
     // Missing or unreadable: the check simply runs.
@@ -79,9 +90,44 @@ export async function readCache(
   }
 }
 
+/** The stamp at `path`, or null when missing, unreadable or not for this folder and command. */
+export async function readStamp(
+  path: string,
+  cwd: string,
+  command: string,
+): Promise<StampRecord | null> {
+  try {
+    const raw = JSON.parse(await readFile(path, "utf8")) as Partial<StampRecord>;
+    const result = parseCheckResult(raw.result);
+    const watch = raw.watch;
+    if (
+      raw.version !== 1 ||
+      raw.cwd !== resolve(cwd) ||
+      raw.command !== command ||
+      typeof raw.fingerprint !== "string" ||
+      typeof watch?.id !== "string" ||
+      typeof watch.scope !== "string" ||
+      result === null
+    ) {
+      return null;
+    }
+    const stamp = { id: watch.id, scope: watch.scope };
+    return {
+      version: 1,
+      cwd: raw.cwd,
+      command,
+      fingerprint: raw.fingerprint,
+      watch: stamp,
+      result,
+    };
+  } catch {
+    return null;
+  }
+}
+
 let tmpSerial = 0;
 
-export async function writeCache(path: string, record: CacheRecord): Promise<void> {
+export async function writeCache(path: string, record: CacheRecord | StampRecord): Promise<void> {
   tmpSerial += 1;
   const tmp = `${path}.${process.pid}.${Date.now()}.${tmpSerial}.tmp`;
   await writeFile(tmp, JSON.stringify(record));

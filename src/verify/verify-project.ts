@@ -2,7 +2,14 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CheckResult, VerifySettings } from "../core/types.js";
-import { type CacheRecord, cachePaths, readCache, writeCache } from "./cache-record.js";
+import {
+  type CacheRecord,
+  cachePaths,
+  readCache,
+  readStamp,
+  type StampRecord,
+  writeCache,
+} from "./cache-record.js";
 import { runCheck } from "./run-check.js";
 import { type TreeSnapshot, treeSnapshot, witnessHolds } from "./tree.js";
 import { keepWatch, startWatch, watchHolds, watchScope } from "./watch.js";
@@ -84,7 +91,7 @@ async function tryLock(lock: string, staleAfterMs: number, now: number): Promise
 const looked = new Set<string>();
 
 /** A cached result, marked as such. */
-function reuse(record: CacheRecord, via: VerifyOutcome["via"]): VerifyOutcome {
+function reuse(record: CacheRecord | StampRecord, via: VerifyOutcome["via"]): VerifyOutcome {
   return { result: { ...record.result, cached: true }, ran: false, via };
 }
 
@@ -103,20 +110,40 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
   const { settings, cwd, cacheDir } = options;
   const now = options.now ?? Date.now;
   const files = cachePaths(cacheDir, cwd, settings.command);
+  // A hook's stop: the stamp and one question to the project's watcher, no
+  // stat, no git. The question goes before any look at the tree: an answer
+  // naming a clean watch of the same folders vouches for what this stop sees next.
+  let asked: AskResult | null = null;
+  let stamped: StampRecord | null = null;
+  if (options.watcher !== undefined) {
+    stamped = await readStamp(files.stamp, cwd, settings.command);
+    if (stamped !== null) {
+      asked = await ask(options.watcher, files.cache, stamped.watch.id, stamped.watch.scope);
+      const a = asked.answer;
+      if (
+        a?.state === "unchanged" &&
+        a.id === stamped.watch.id &&
+        a.scope === stamped.watch.scope
+      ) {
+        return { ...reuse(stamped, "witness"), witness: "watcher" };
+      }
+    }
+  }
   const cached = await readCache(files.cache, cwd, settings.command);
   if (cached !== null && (await watchHolds(files.cache, cached.fingerprint))) {
     return { ...reuse(cached, "witness"), witness: "watch" };
   }
-  // The shared watcher is asked before any stat or git: an answer that names
-  // a clean watch of the same folders vouches for what this stop sees next.
-  const asked = await askShared(options, files.cache, cached);
-  if (cached !== null && asked?.answer?.state === "unchanged") {
-    return { ...reuse(cached, "witness"), witness: "watcher" };
+  if (options.watcher !== undefined && asked === null && cached?.witness != null) {
+    asked = await ask(options.watcher, files.cache, null, watchScope(cached.witness));
   }
-  const stamp = (witness: CacheRecord["witness"]): Pick<CacheRecord, "watch"> => {
+  /** Records that the watch the watcher named vouches for `record`'s tree, when it watches the same folders. */
+  const stamp = async (record: CacheRecord): Promise<void> => {
     const a = asked?.answer;
-    if (witness === null || a == null || a.state === "unknown") return {};
-    return a.scope === watchScope(witness) ? { watch: { id: a.id, scope: a.scope } } : {};
+    if (record.witness === null || a == null || a.state === "unknown") return;
+    if (a.scope !== watchScope(record.witness)) return;
+    if (a.id === stamped?.watch.id && record.fingerprint === stamped.fingerprint) return;
+    const { witness: _, ...rest } = record;
+    await writeCache(files.stamp, { ...rest, watch: { id: a.id, scope: a.scope } });
   };
   if (cached?.witness != null) {
     // The watch starts before the stats: a change after it is an event, one
@@ -128,10 +155,7 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
     const watch = again ? startWatch(cached.witness, cached.fingerprint) : null;
     if (await witnessHolds(cached.witness)) {
       if (watch !== null) keepWatch(files.cache, watch);
-      const stamped = stamp(cached.witness);
-      if (stamped.watch !== undefined && stamped.watch.id !== cached.watch?.id) {
-        await writeCache(files.cache, { ...cached, ...stamped });
-      }
+      await stamp(cached);
       return { ...reuse(cached, "witness"), witness: "stats" };
     }
     watch?.close();
@@ -140,8 +164,8 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
   if (cached !== null && cached.fingerprint === snapshot.fingerprint) {
     // Same tree, new stats (a touched file): keep the result, refresh the witness.
     const refreshed: CacheRecord = { ...cached, witness: snapshot.witness };
-    delete refreshed.watch;
-    await writeCache(files.cache, { ...refreshed, ...stamp(snapshot.witness) });
+    await writeCache(files.cache, refreshed);
+    await stamp(refreshed);
     return reuse(cached, "fingerprint");
   }
   await mkdir(files.dir, { recursive: true });
@@ -168,15 +192,16 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
       now,
     });
     const result: CheckResult = { ...run, tree: snapshot.fingerprint };
-    await writeCache(files.cache, {
+    const record: CacheRecord = {
       version: 1,
       cwd: resolve(cwd),
       command: settings.command,
       fingerprint: snapshot.fingerprint,
       witness: snapshot.witness,
-      ...stamp(snapshot.witness),
       result,
-    });
+    };
+    await writeCache(files.cache, record);
+    await stamp(record);
     // The first verify of a project starts its watcher (after the cache it reads exists).
     if (options.watcher !== undefined && asked === null) startWatcher(options.watcher, files.cache);
     return { result, ran: true, via: "ran" };
@@ -185,31 +210,15 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
   }
 }
 
-/**
- * The shared watcher's answer about the cached record's tree, or null (no
- * watcher wanted, or no witness to ask about). A watcher that is not there is
- * started for the next stop; this one takes the slow path.
- */
-async function askShared(
-  options: VerifyProjectOptions,
+/** Asks the project's watcher; one that is not there is started for the next stop. */
+async function ask(
+  watcher: WatcherOptions,
   cacheFile: string,
-  cached: CacheRecord | null,
-): Promise<AskResult | null> {
-  const watcher = options.watcher;
-  if (watcher === undefined || cached?.witness == null) return null;
+  stamp: string | null,
+  scope: string,
+): Promise<AskResult> {
   const files = filesFor(watcher, cacheFile);
-  const stamped = cached.watch;
-  const scope = stamped?.scope ?? watchScope(cached.witness);
-  const asked = await askWatcher(
-    files.socket,
-    { stamp: stamped?.id ?? null, scope },
-    watcher.askTimeoutMs,
-  );
+  const asked = await askWatcher(files.socket, { stamp, scope }, watcher.askTimeoutMs);
   if (asked.absent) startWatcher(watcher, cacheFile);
-  // An answer for another scope vouches for nothing here.
-  const a = asked.answer;
-  if (a?.state === "unchanged" && (a.id !== stamped?.id || a.scope !== scope)) {
-    return { answer: null, absent: false };
-  }
   return asked;
 }
