@@ -52,7 +52,8 @@ function exit(): never {
     if (lstatSync(files.socket).ino === socketIno) rmSync(files.socket, { force: true });
   } catch {}
   try {
-    if (readFileSync(files.pid, "utf8") === String(process.pid)) rmSync(files.pid, { force: true });
+    const [pid] = readFileSync(files.pid, "utf8").split("\n");
+    if (pid === String(process.pid)) rmSync(files.pid, { force: true });
   } catch {}
   process.exit(0);
 }
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
   server.listen(files.socket, () => {
     chmodSync(files.socket, 0o600);
     socketIno = lstatSync(files.socket).ino;
-    writeFileSync(files.pid, String(process.pid), { mode: 0o600 });
+    writeFileSync(files.pid, `${process.pid}\n${project}\n`, { mode: 0o600 });
     rmSync(files.start, { force: true });
     idleTimer = setTimeout(exit, idleMs);
   });

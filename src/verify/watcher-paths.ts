@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -71,4 +71,20 @@ export function watcherFiles(folder: string, cacheFile: string): WatcherFiles {
   const key = createHash("sha256").update(cacheFile).digest("hex").slice(0, 20);
   const base = join(folder, key);
   return { socket: `${base}.sock`, start: `${base}.start`, pid: `${base}.pid` };
+}
+
+/** The watchers running from `folder`, each with its project folder (for `doctor`). */
+export function runningWatchers(folder: string): { pid: number; project: string }[] {
+  if (folderProblem(folder) !== null) return [];
+  const out: { pid: number; project: string }[] = [];
+  for (const name of readdirSync(folder).filter((n) => n.endsWith(".pid"))) {
+    try {
+      const [pid = "", project = ""] = readFileSync(join(folder, name), "utf8").split("\n");
+      process.kill(Number(pid), 0);
+      out.push({ pid: Number(pid), project });
+    } catch {
+      // Gone, or not ours to signal: not running for this user.
+    }
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ export function watcherPids(folder: string): number[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((name) => name.endsWith(".pid"))
-    .map((name) => Number(readFileSync(join(folder, name), "utf8")))
+    .map((name) => Number(readFileSync(join(folder, name), "utf8").split("\n")[0]))
     .filter((pid) => Number.isInteger(pid) && pid > 0 && alive(pid));
 }
 
