@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseCheckResult } from "../core/engine/state.js";
@@ -91,13 +92,11 @@ export async function readCache(
 }
 
 /** The stamp at `path`, or null when missing, unreadable or not for this folder and command. */
-export async function readStamp(
-  path: string,
-  cwd: string,
-  command: string,
-): Promise<StampRecord | null> {
+export function readStamp(path: string, cwd: string, command: string): StampRecord | null {
   try {
-    const raw = JSON.parse(await readFile(path, "utf8")) as Partial<StampRecord>;
+    // A few hundred bytes, read at every hook stop: synchronously (a promise
+    // read costs a new process far more CPU than the read itself).
+    const raw = JSON.parse(readFileSync(path, "utf8")) as Partial<StampRecord>;
     const result = parseCheckResult(raw.result);
     const watch = raw.watch;
     if (

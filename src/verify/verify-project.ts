@@ -116,7 +116,7 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
   let asked: AskResult | null = null;
   let stamped: StampRecord | null = null;
   if (options.watcher !== undefined) {
-    stamped = await readStamp(files.stamp, cwd, settings.command);
+    stamped = readStamp(files.stamp, cwd, settings.command);
     if (stamped !== null) {
       asked = await ask(options.watcher, files.cache, stamped.watch.id, stamped.watch.scope);
       const a = asked.answer;

@@ -26,8 +26,13 @@ import {
  * malformed answer) comes back as no answer, and the caller takes the slow path.
  */
 
-/** How long a hook waits for the watcher's answer. */
-export const ASK_TIMEOUT_MS = 10;
+/**
+ * How long a hook waits for the watcher's answer. Short, but not shorter
+ * than a loaded machine needs to schedule the watcher: at load average 17 on
+ * 2 cores the answer took about 20 ms, and the slow path it would fall back
+ * to costs a new process about 100 ms there.
+ */
+export const ASK_TIMEOUT_MS = 20;
 /** A watcher nobody asked for this long exits. */
 export const WATCHER_IDLE_MS = 30 * 60_000;
 /** How often a watcher checks that its project folder is still there. */
