@@ -218,7 +218,7 @@ async function ask(
   scope: string,
 ): Promise<AskResult> {
   const files = filesFor(watcher, cacheFile);
-  const asked = await askWatcher(files.socket, { stamp, scope }, watcher.askTimeoutMs);
+  const asked = askWatcher(files, { stamp, scope }, watcher.askTimeoutMs);
   if (asked.absent) startWatcher(watcher, cacheFile);
   return asked;
 }

@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
-import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createConnection } from "node:net";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  exchangeFiles,
+  fileProblem,
   folderProblem,
+  isWatcher,
   preparedFolder,
-  socketProblem,
   type WatcherFiles,
   watcherFiles,
   watcherFolder,
@@ -53,53 +55,63 @@ export interface WatcherOptions {
 
 export type AskResult =
   | { answer: WatchAnswer; absent: false }
-  /** `absent`: no watcher listens there (start one); otherwise one may, but did not answer soundly. */
+  /** `absent`: no watcher runs (start one); otherwise one may, but did not answer soundly. */
   | { answer: null; absent: boolean };
 
 const NO_ANSWER: AskResult = { answer: null, absent: false };
+/** How long the hook sleeps between two looks for the answer. */
+const POLL_MS = 0.2;
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 export function filesFor(options: WatcherOptions, cacheFile: string): WatcherFiles {
   return watcherFiles(options.folder ?? watcherFolder(), cacheFile);
 }
 
-/** Asks the watcher at `socket`; resolves within about `timeoutMs`, never rejects. */
+/**
+ * Asks the watcher of `files`, waiting at most about `timeoutMs`; never
+ * throws. The question is a file renamed into the watchers' folder, which
+ * the watcher watches with the same inotify queue as the tree: when it reads
+ * the question, it has read every event queued before it. The answer is a
+ * file renamed in by the watcher. Synchronous, and cheap in a new process
+ * (a few file calls; a socket's first use costs a new Node process about
+ * 3 ms of CPU): a hook's process has nothing else to do meanwhile.
+ */
 export function askWatcher(
-  socket: string,
+  files: WatcherFiles,
   request: WatchRequest,
   timeoutMs: number = ASK_TIMEOUT_MS,
-): Promise<AskResult> {
-  if (folderProblem(dirname(socket)) !== null) return Promise.resolve(NO_ANSWER);
-  const problem = socketProblem(socket);
-  if (problem !== null) {
-    return Promise.resolve({ answer: null, absent: problem.endsWith("does not exist") });
+): AskResult {
+  if (folderProblem(files.folder) !== null) return NO_ANSWER;
+  const pid = Number(readText(files.pid)?.split("\n")[0]);
+  if (!(pid > 0) || !isWatcher(pid)) return { answer: null, absent: true };
+  const ex = exchangeFiles(files, `${process.pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    writeFileSync(ex.draft, formatRequest(request), { flag: "wx", mode: 0o600 });
+    renameSync(ex.draft, ex.question);
+    const until = performance.now() + timeoutMs;
+    while (performance.now() < until) {
+      Atomics.wait(pause, 0, 0, POLL_MS);
+      if (!existsSync(ex.answer)) continue;
+      if (fileProblem(ex.answer) !== null) return NO_ANSWER;
+      const answer = parseAnswer(readText(ex.answer) ?? "");
+      return answer === null ? NO_ANSWER : { answer, absent: false };
+    }
+    return NO_ANSWER;
+  } catch {
+    return NO_ANSWER;
+  } finally {
+    for (const path of [ex.draft, ex.question, ex.answer]) rmSync(path, { force: true });
   }
-  return new Promise((resolve) => {
-    let settled = false;
-    let text = "";
-    const conn = createConnection(socket);
-    const done = (result: AskResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      conn.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(() => done(NO_ANSWER), timeoutMs);
-    conn.setEncoding("utf8");
-    conn.on("connect", () => conn.write(formatRequest(request)));
-    conn.on("data", (chunk: string) => {
-      text += chunk;
-      if (text.length > MAX_LINE) return done(NO_ANSWER);
-      if (!text.includes("\n")) return;
-      const answer = parseAnswer(text);
-      done(answer === null ? NO_ANSWER : { answer, absent: false });
-    });
-    conn.on("error", (error: NodeJS.ErrnoException) => {
-      // A socket file left by a watcher that died: nobody listens.
-      done({ answer: null, absent: error.code === "ECONNREFUSED" || error.code === "ENOENT" });
-    });
-    conn.on("close", () => done(NO_ANSWER));
-  });
+}
+
+/** At most MAX_LINE characters of the file, or null when it cannot be read. */
+function readText(path: string): string | null {
+  try {
+    const text = readFileSync(path, "utf8");
+    return text.length > MAX_LINE ? null : text;
+  } catch {
+    return null;
+  }
 }
 
 function defaultMain(): string {

@@ -1,11 +1,25 @@
 #!/usr/bin/env node
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createConnection, createServer, type Socket } from "node:net";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import {
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
 import { readCache } from "./cache-record.js";
 import { startWatch, type TreeWatch, watchScope } from "./watch.js";
-import { folderProblem, socketProblem, watcherFiles } from "./watcher-paths.js";
+import {
+  exchangeFiles,
+  fileProblem,
+  folderProblem,
+  isWatcher,
+  questionNonce,
+  watcherFiles,
+} from "./watcher-paths.js";
 import {
   formatAnswer,
   MAX_LINE,
@@ -17,9 +31,10 @@ import {
 /**
  * The shared watcher of one project (one verify cache file): a process that
  * hooks start detached, which keeps an inotify watch on the folders of the
- * cache's witness and tells hooks, over a Unix socket in a folder of the
- * user's own, whether the watch they stamped saw nothing since. It reads only
- * the cache file it was started for, runs nothing, and exits when nobody has
+ * cache's witness and tells hooks, through files in a folder of the user's
+ * own, whether the watch they stamped saw nothing since. It reads only
+ * the cache file it was started for and the question files addressed to it
+ * (one bounded line each), runs nothing, and exits when nobody has
  * asked for `--idle-ms` or when the project folder is gone.
  */
 
@@ -41,19 +56,16 @@ const files = watcherFiles(folder, cacheFile);
 const token = randomBytes(6).toString("hex");
 let serial = 0;
 let current: { watch: TreeWatch; id: string; scope: string } | null = null;
-let socketIno = -1;
+let ownPid = false;
 let rewatchTimer: NodeJS.Timeout | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 
 function exit(): never {
   current?.watch.close();
   try {
-    // Only our own socket and pid file: a later watcher may already own the names.
-    if (lstatSync(files.socket).ino === socketIno) rmSync(files.socket, { force: true });
-  } catch {}
-  try {
+    // Only our own pid file: a later watcher may already own the name.
     const [pid] = readFileSync(files.pid, "utf8").split("\n");
-    if (pid === String(process.pid)) rmSync(files.pid, { force: true });
+    if (ownPid && pid === String(process.pid)) rmSync(files.pid, { force: true });
   } catch {}
   process.exit(0);
 }
@@ -89,78 +101,104 @@ function soiled(): void {
   rewatchTimer = setTimeout(() => void rewatch(), REWATCH_MS);
 }
 
-async function answer(request: WatchRequest): Promise<WatchAnswer> {
-  // Events the kernel queued before the request are read first: two turns of
-  // the loop pass through libuv's poll phase, which reads inotify to its end.
-  await nextTurn();
-  await nextTurn();
+function answer(request: WatchRequest): WatchAnswer | Promise<WatchAnswer> {
+  // Every event queued before the question was read before it (one inotify
+  // queue, read in order): a dirty watch is dirty by now.
   const clean = current !== null && !current.watch.dirty;
   if (clean && current?.scope === request.scope && current.id === request.stamp) {
     return { state: "unchanged", id: current.id, scope: current.scope };
   }
-  if (!clean || current?.scope !== request.scope) await rewatch();
-  if (current === null) return { state: "unknown" };
-  return { state: "changed", id: current.id, scope: current.scope };
+  const after = (): WatchAnswer =>
+    current === null
+      ? { state: "unknown" }
+      : { state: "changed", id: current.id, scope: current.scope };
+  return !clean || current?.scope !== request.scope ? rewatch().then(after) : after();
 }
 
-function serve(conn: Socket): void {
+/** Answers the question file `nonce`: one bounded line, our own regular file, or nothing. */
+function reply(nonce: string): void {
+  const ex = exchangeFiles(files, nonce);
+  if (fileProblem(ex.question) !== null) return;
+  let text: string;
+  try {
+    text = readFileSync(ex.question, "utf8");
+  } catch {
+    return;
+  }
+  const request = text.length > MAX_LINE ? null : parseRequest(text);
+  if (request === null) return void rmSync(ex.question, { force: true });
   clearTimeout(idleTimer);
   idleTimer = setTimeout(exit, idleMs);
-  conn.setTimeout(1_000, () => conn.destroy());
-  conn.on("error", () => {});
-  conn.setEncoding("utf8");
-  let text = "";
-  let asked = false;
-  conn.on("data", (chunk: string) => {
-    text += chunk;
-    if (text.length > MAX_LINE) return void conn.destroy();
-    if (asked || !text.includes("\n")) return;
-    asked = true;
-    const request = parseRequest(text.slice(0, text.indexOf("\n") + 1));
-    if (request === null) return void conn.destroy();
-    void answer(request).then((a) => conn.end(formatAnswer(a)));
-  });
+  const send = (a: WatchAnswer) => {
+    try {
+      writeFileSync(ex.draftAnswer, formatAnswer(a), { mode: 0o600 });
+      renameSync(ex.draftAnswer, ex.answer);
+    } catch {
+      // The folder went away: the hook times out to its slow path.
+    }
+  };
+  const a = answer(request);
+  if (a instanceof Promise) void a.then(send);
+  else send(a);
 }
 
-/** True when a watcher already answers on the socket. */
-function listening(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const conn = createConnection(files.socket);
-    conn.on("connect", () => {
-      conn.destroy();
-      resolve(true);
-    });
-    conn.on("error", () => resolve(false));
-  });
+/** Question and answer files a hook left behind (it was killed while it waited). */
+function sweep(): void {
+  const prefix = `${files.key}.`;
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(prefix) || /\.(pid|start)$/.test(name)) continue;
+    const path = join(folder, name);
+    const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 10_000) rmSync(path, { force: true });
+  }
+}
+
+/** Makes this process the one watcher of its key (the pid file, created exclusively); false when another is. */
+function claimPid(project: string): boolean {
+  const body = `${process.pid}\n${project}\n`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(files.pid, body, { flag: "wx", mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+    }
+    const pid = Number(readFileSync(files.pid, "utf8").split("\n")[0]);
+    if (pid > 0 && pid !== process.pid && isWatcher(pid)) return false;
+    // A watcher that died: its pid file is ours to replace.
+    rmSync(files.pid, { force: true });
+  }
+  return false;
 }
 
 async function main(): Promise<void> {
   if (folderProblem(folder) !== null || !(idleMs > 0) || !(checkMs > 0)) exit();
   const record = await readCache(cacheFile, null, null);
-  if (record === null) {
-    rmSync(files.start, { force: true });
-    exit();
-  }
-  const project = record.cwd;
+  const project = record?.cwd ?? "";
   const projectIno = statSync(project, { throwIfNoEntry: false })?.ino;
-  if (projectIno === undefined || (await listening())) {
+  if (record === null || projectIno === undefined || !claimPid(project)) {
     rmSync(files.start, { force: true });
     exit();
   }
-  // A socket file left by a watcher that died (nobody listens): ours now.
-  if (socketProblem(files.socket) === null) rmSync(files.socket, { force: true });
-  const server = createServer(serve);
-  server.on("error", () => exit());
-  await rewatch();
-  server.listen(files.socket, () => {
-    chmodSync(files.socket, 0o600);
-    socketIno = lstatSync(files.socket).ino;
-    writeFileSync(files.pid, `${process.pid}\n${project}\n`, { mode: 0o600 });
-    rmSync(files.start, { force: true });
-    idleTimer = setTimeout(exit, idleMs);
+  ownPid = true;
+  // Questions first, then the tree's watch: both share one inotify queue.
+  const questions = watch(folder, { persistent: true }, (_event, name) => {
+    const nonce = name === null ? null : questionNonce(files.key, String(name));
+    if (nonce !== null) reply(nonce);
   });
+  questions.on("error", () => exit());
+  await rewatch();
+  rmSync(files.start, { force: true });
+  idleTimer = setTimeout(exit, idleMs);
+  // Questions that arrived before the watch on the folder began.
+  for (const name of readdirSync(folder)) {
+    const nonce = questionNonce(files.key, name);
+    if (nonce !== null) reply(nonce);
+  }
   setInterval(() => {
     if (statSync(project, { throwIfNoEntry: false })?.ino !== projectIno) exit();
+    if (folderProblem(folder) !== null) exit();
+    sweep();
   }, checkMs);
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, exit);
 }

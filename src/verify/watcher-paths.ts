@@ -20,7 +20,7 @@ export function watcherFolder(env: NodeJS.ProcessEnv = process.env): string {
   return join(tmpdir(), `todo-continuation-${process.getuid?.() ?? "user"}`);
 }
 
-/** Why `folder` may not hold a watcher's socket, or null when it may. */
+/** Why `folder` may not hold a watcher's files, or null when it may. */
 export function folderProblem(folder: string, self = process.getuid?.()): string | null {
   let s: ReturnType<typeof lstatSync>;
   try {
@@ -46,11 +46,11 @@ export function preparedFolder(folder: string): string | null {
   return folderProblem(folder);
 }
 
-/** Why the socket at `path` may not be asked (not a socket, or someone else's), or null. */
-export function socketProblem(path: string, self = process.getuid?.()): string | null {
+/** Why `path` may not be read as a watcher's file (not a regular file, or someone else's), or null. */
+export function fileProblem(path: string, self = process.getuid?.()): string | null {
   try {
     const s = lstatSync(path);
-    if (!s.isSocket()) return `${path} is not a socket`;
+    if (!s.isFile()) return `${path} is not a regular file`;
     if (self !== undefined && s.uid !== self) return `${path} belongs to user ${s.uid}`;
     return null;
   } catch {
@@ -58,11 +58,22 @@ export function socketProblem(path: string, self = process.getuid?.()): string |
   }
 }
 
+/** True when `pid` is a live watcher process (not a process that reused a dead watcher's id). */
+export function isWatcher(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("watcher-main.js");
+  } catch {
+    return false;
+  }
+}
+
 export interface WatcherFiles {
-  socket: string;
+  folder: string;
+  /** The watcher's key: the start of every file name of its own. */
+  key: string;
   /** Created exclusively by the hook that starts a watcher: two hooks racing start one. */
   start: string;
-  /** The running watcher's process id (for `doctor` and tests). */
+  /** Created exclusively by the watcher: its process id and project folder; one watcher per key. */
   pid: string;
 }
 
@@ -70,7 +81,29 @@ export interface WatcherFiles {
 export function watcherFiles(folder: string, cacheFile: string): WatcherFiles {
   const key = createHash("sha256").update(cacheFile).digest("hex").slice(0, 20);
   const base = join(folder, key);
-  return { socket: `${base}.sock`, start: `${base}.start`, pid: `${base}.pid` };
+  return { folder, key, start: `${base}.start`, pid: `${base}.pid` };
+}
+
+/**
+ * A question's files: the hook writes `.t.` and renames it to `.q.` (the
+ * watcher sees the rename); the watcher writes `.u.` and renames it to `.a.`.
+ */
+export function exchangeFiles(files: WatcherFiles, nonce: string) {
+  const base = join(files.folder, files.key);
+  return {
+    draft: `${base}.t.${nonce}`,
+    question: `${base}.q.${nonce}`,
+    draftAnswer: `${base}.u.${nonce}`,
+    answer: `${base}.a.${nonce}`,
+  };
+}
+
+/** The nonce of a question file of watcher `key`, or null for any other name. */
+export function questionNonce(key: string, name: string): string | null {
+  const prefix = `${key}.q.`;
+  if (!name.startsWith(prefix)) return null;
+  const nonce = name.slice(prefix.length);
+  return /^[0-9a-z-]{1,40}$/.test(nonce) ? nonce : null;
 }
 
 /** The watchers running from `folder`, each with its project folder (for `doctor`). */

@@ -1,14 +1,15 @@
+import { spawn } from "node:child_process";
 import {
   chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,7 +21,7 @@ import { alive, waitForWatcher, watcherProcesses } from "./test-support/watchers
 import { verifyProject } from "./verify-project.js";
 import { setWatching } from "./watch.js";
 import { askWatcher, startWatcher, type WatcherOptions } from "./watcher-client.js";
-import { watcherFiles } from "./watcher-paths.js";
+import { fileProblem, watcherFiles } from "./watcher-paths.js";
 
 /**
  * The shared watcher, with real processes on real files: the watcher is the
@@ -120,12 +121,12 @@ describe("the shared watcher", () => {
     const pid = await watched(p);
     process.kill(pid, "SIGKILL");
     while (alive(pid)) await sleep(10);
-    // Its socket file is left behind; nobody answers there.
-    expect(existsSync(watcherFiles(p.watcher.folder as string, p.cacheFile).socket)).toBe(true);
+    // Its pid file is left behind, naming a process that is gone.
+    expect(existsSync(watcherFiles(p.watcher.folder as string, p.cacheFile).pid)).toBe(true);
     writeFileSync(join(p.repo, "d1", "f1.txt"), "changed while nobody watched\n");
     expect((await p.stop()).via).toBe("ran");
     expect(p.runs()).toBe(2);
-    // The next watcher takes over the dead one's socket.
+    // The next watcher takes over the dead one's pid file.
     const next = await waitForWatcher(p.watcher.folder as string);
     expect(next).not.toBe(pid);
     expect((await p.stop()).witness).toBe("stats");
@@ -151,7 +152,6 @@ describe("the shared watcher", () => {
     await waitForWatcher(p.watcher.folder as string);
     for (const pid of watcherProcesses(p.cacheFile)) process.kill(pid, "SIGKILL");
     rmSync(p.watcher.folder as string, { recursive: true, force: true });
-    const { spawn } = await import("node:child_process");
     const script = `import(${JSON.stringify(join(BUILT_DIST, "verify", "watcher-client.js"))}).then((m) => { if (!m.startWatcher(${JSON.stringify(p.watcher)}, ${JSON.stringify(p.cacheFile)})) process.stdout.write("not started"); })`;
     const racers = Array.from({ length: 4 }, () =>
       spawn(process.execPath, ["-e", script], { stdio: "ignore" }),
@@ -162,14 +162,14 @@ describe("the shared watcher", () => {
     expect(watcherProcesses(p.cacheFile)).toHaveLength(1);
   });
 
-  it("exits by itself after its idle time, removing its socket", async () => {
+  it("exits by itself after its idle time, removing its pid file", async () => {
     const p = project(30, { idleMs: 300 });
     expect((await p.stop()).via).toBe("ran");
     const pid = await waitForWatcher(p.watcher.folder as string);
-    const { socket } = watcherFiles(p.watcher.folder as string, p.cacheFile);
+    const files = watcherFiles(p.watcher.folder as string, p.cacheFile);
     for (let i = 0; i < 100 && alive(pid); i++) await sleep(50);
     expect(alive(pid)).toBe(false);
-    expect(existsSync(socket)).toBe(false);
+    expect(existsSync(files.pid)).toBe(false);
   });
 
   it("exits when its project folder is deleted", async () => {
@@ -200,21 +200,30 @@ describe("the shared watcher", () => {
     expect((await p.stop()).witness).not.toBe("watcher");
   });
 
-  it("an unanswering socket times out to the slow path", async () => {
+  it("a watcher that never answers times out to the slow path", async () => {
     const p = project(30, { askTimeoutMs: 50 });
     const pid = await watched(p);
     process.kill(pid, "SIGKILL");
     while (alive(pid)) await sleep(10);
-    const { socket } = watcherFiles(p.watcher.folder as string, p.cacheFile);
-    rmSync(socket, { force: true });
-    const silent: Server = createServer(() => {});
-    await new Promise<void>((done) => silent.listen(socket, done));
+    // A live process that passes for the watcher and reads nothing.
+    const silent = spawn(
+      process.execPath,
+      ["-e", "setInterval(() => {}, 1000)", "watcher-main.js"],
+      {
+        stdio: "ignore",
+      },
+    );
     try {
-      const asked = await askWatcher(socket, { stamp: null, scope: "a".repeat(64) }, 50);
+      const files = watcherFiles(p.watcher.folder as string, p.cacheFile);
+      writeFileSync(files.pid, `${silent.pid}\n${p.repo}\n`);
+      await sleep(200);
+      const asked = askWatcher(files, { stamp: null, scope: "a".repeat(64) }, 50);
       expect(asked).toEqual({ answer: null, absent: false });
       expect((await p.stop()).witness).toBe("stats");
+      // It left no question behind.
+      expect(readdirSync(p.watcher.folder as string).filter((n) => n.includes(".q."))).toEqual([]);
     } finally {
-      silent.close();
+      silent.kill("SIGKILL");
     }
   });
 
@@ -249,28 +258,31 @@ describe("the shared watcher", () => {
 });
 
 describe("the watchers' folder", () => {
-  it("refuses a folder owned by someone else, a symlinked folder, and a socket that is a symlink", async () => {
+  it("refuses a folder owned by someone else, a symlinked folder, and files that are symlinks", async () => {
     const p = project();
     expect((await p.stop()).via).toBe("ran");
     const folder = p.watcher.folder as string;
     await waitForWatcher(folder);
-    const { socket } = watcherFiles(folder, p.cacheFile);
+    const files = watcherFiles(folder, p.cacheFile);
     const request = { stamp: null, scope: "a".repeat(64) };
-    expect((await askWatcher(socket, request, 2_000)).answer).not.toBeNull();
+    expect(askWatcher(files, request, 2_000).answer).not.toBeNull();
     if (process.getuid?.() === 0) {
       chownSync(folder, 65534, 65534);
-      expect(await askWatcher(socket, request, 2_000)).toEqual({ answer: null, absent: false });
+      expect(askWatcher(files, request, 2_000)).toEqual({ answer: null, absent: false });
       expect(startWatcher(p.watcher, p.cacheFile)).toBe(false);
       chownSync(folder, 0, 0);
+      const theirs = join(folder, "theirs");
+      writeFileSync(theirs, "unknown\n");
+      chownSync(theirs, 65534, 65534);
+      expect(fileProblem(theirs)).toContain("belongs to user 65534");
     }
     const link = join(temp("tc-watchers-link-"), "w");
     symlinkSync(folder, link);
-    const linked = watcherFiles(link, p.cacheFile).socket;
-    expect(await askWatcher(linked, request, 2_000)).toEqual({ answer: null, absent: false });
+    const linked = watcherFiles(link, p.cacheFile);
+    expect(askWatcher(linked, request, 2_000)).toEqual({ answer: null, absent: false });
     expect(startWatcher({ ...p.watcher, folder: link }, p.cacheFile)).toBe(false);
-    const other = temp("tc-watchers-other-");
-    const fake = join(other, "fake.sock");
-    symlinkSync(socket, fake);
-    expect(await askWatcher(fake, request, 2_000)).toEqual({ answer: null, absent: false });
+    const fake = join(folder, "fake");
+    symlinkSync(files.pid, fake);
+    expect(fileProblem(fake)).toContain("not a regular file");
   });
 });
