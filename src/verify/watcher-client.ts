@@ -24,7 +24,7 @@ import {
 /**
  * The hook's side of the shared watcher: ask it, with a short time limit,
  * whether the tree changed since a stamped watch; start one when none runs.
- * Every doubt (no watcher, a refused folder or socket, an error, a late or
+ * Every doubt (no watcher, a refused folder or file, an error, a late or
  * malformed answer) comes back as no answer, and the caller takes the slow path.
  */
 

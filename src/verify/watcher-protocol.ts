@@ -1,5 +1,5 @@
 /**
- * The watcher's socket protocol: one request line, one answer line, nothing
+ * The watcher's protocol (files in its folder): one request line, one answer line, nothing
  * else. The hook asks whether the tree changed since the watch it stamped
  * (`ask <stamp> <scope>`); the watcher answers `unchanged <id> <scope>`,
  * `changed <id> <scope>` (the watch now running, which the hook may stamp
