@@ -86,7 +86,9 @@ export function askWatcher(
   request: WatchRequest,
   timeoutMs: number = ASK_TIMEOUT_MS,
 ): AskResult {
-  if (folderProblem(files.folder) !== null) return NO_ANSWER;
+  const problem = folderProblem(files.folder);
+  // A folder not there yet (or cleaned away) is started afresh; an unsafe one never is.
+  if (problem !== null) return { answer: null, absent: problem.endsWith("does not exist") };
   const pid = Number(readText(files.pid)?.split("\n")[0]);
   if (!(pid > 0) || !isWatcher(pid)) return { answer: null, absent: true };
   const ex = exchangeFiles(files, `${process.pid}-${randomBytes(4).toString("hex")}`);

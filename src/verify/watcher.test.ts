@@ -146,6 +146,16 @@ describe("the shared watcher", () => {
     expect((await p.stop()).witness).toBe("watcher");
   });
 
+  it("a watchers' folder cleaned away is made again by the next stop, with a new watcher", async () => {
+    const p = project();
+    const pid = await watched(p);
+    process.kill(pid, "SIGKILL");
+    while (alive(pid)) await sleep(10);
+    rmSync(p.watcher.folder as string, { recursive: true, force: true });
+    expect((await p.stop()).witness).toBe("stats");
+    expect(await waitForWatcher(p.watcher.folder as string)).not.toBe(pid);
+  });
+
   it("two hooks racing to start a watcher start one", async () => {
     const p = project();
     expect((await p.stop()).via).toBe("ran");
