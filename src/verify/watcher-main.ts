@@ -76,11 +76,23 @@ let rewatching: Promise<void> | null = null;
 function rewatch(): Promise<void> {
   rewatching ??= rewatchNow().finally(() => {
     rewatching = null;
+    // Deleted while the watch began (no event will come): the same check again.
+    if (projectIno !== undefined && projectGone()) exit();
   });
   return rewatching;
 }
 
+/** The project folder (its inode at start): when it is gone or replaced, the watcher exits. */
+let project = "";
+let projectIno: number | undefined;
+
+function projectGone(): boolean {
+  return statSync(project, { throwIfNoEntry: false })?.ino !== projectIno;
+}
+
 async function rewatchNow(): Promise<void> {
+  // A deleted project sends events to the watch first: exit at once, not at the next check.
+  if (projectIno !== undefined && projectGone()) exit();
   const record = await readCache(cacheFile, null, null);
   const witness = record?.witness ?? null;
   if (record === null || witness === null) {
@@ -174,8 +186,8 @@ function claimPid(project: string): boolean {
 async function main(): Promise<void> {
   if (folderProblem(folder) !== null || !(idleMs > 0) || !(checkMs > 0)) exit();
   const record = await readCache(cacheFile, null, null);
-  const project = record?.cwd ?? "";
-  const projectIno = statSync(project, { throwIfNoEntry: false })?.ino;
+  project = record?.cwd ?? "";
+  projectIno = statSync(project, { throwIfNoEntry: false })?.ino;
   if (record === null || projectIno === undefined || !claimPid(project)) {
     rmSync(files.start, { force: true });
     exit();
@@ -196,7 +208,7 @@ async function main(): Promise<void> {
     if (nonce !== null) reply(nonce);
   }
   setInterval(() => {
-    if (statSync(project, { throwIfNoEntry: false })?.ino !== projectIno) exit();
+    if (projectGone()) exit();
     if (folderProblem(folder) !== null) exit();
     sweep();
   }, checkMs);
