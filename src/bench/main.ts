@@ -17,7 +17,7 @@ import { benchLockWait } from "../store/file/lock-bench.js";
 import { benchPostgres } from "../store/postgres/bench.js";
 import { benchDashboard } from "../ui/bench.js";
 import { benchDashboardProcess, benchStall } from "../ui/bench-live.js";
-import { benchCachedStop } from "../verify/bench.js";
+import { benchCachedStop, benchHookStop } from "../verify/bench.js";
 import { benchListFiles, benchListPostgres } from "./cli-list.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
@@ -214,6 +214,38 @@ async function verifyRows(runs: number): Promise<void> {
       ok: null,
     });
   }
+  if (process.platform !== "linux") return;
+  // A hook's new process per stop, with the project's shared watcher running.
+  const samples: number[][] = [];
+  const cpu: number[] = [];
+  let fallbacks = 0;
+  for (let i = 0; i < runs; i++) {
+    const out = await benchHookStop(2_000, 20);
+    samples.push(out.samples);
+    cpu.push(out.cpuMs);
+    fallbacks += out.fallbacks;
+  }
+  const row = msRow("verify.cached_stop.hook_ms", samples);
+  add({ ...row, ...result(atMost(5), row.value as number) });
+  add({
+    name: "verify.cached_stop.hook_cpu_ms",
+    value: round(median(cpu)),
+    unit: "ms",
+    target: null,
+    ok: null,
+  });
+  add({
+    name: "verify.cached_stop.hook_fallbacks",
+    value: fallbacks,
+    unit: "stops",
+    target: null,
+    ok: null,
+  });
+  say(
+    `  (load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")})`,
+  );
 }
 
 async function nudgeRows(runs: number): Promise<void> {

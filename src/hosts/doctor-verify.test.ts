@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE, findProjectConfig } from "../config/load.js";
 import { trust } from "../config/trust.js";
-import { projectConfigFindings } from "./doctor-verify.js";
+import { projectConfigFindings, verifyFindings } from "./doctor-verify.js";
 
 let root: string;
 let home: string;
@@ -52,5 +52,25 @@ describe("projectConfigFindings (every host's doctor)", () => {
     expect(found[0]).toMatchObject({ check: "config", ok: false });
     expect(found[0]?.message).toContain("the plugin never nudges");
     expect(found[0]?.message).toContain("verify.command");
+  });
+});
+
+describe("verifyFindings: the project's shared watcher", () => {
+  it("says whether a watcher runs for the project, once its verify runs", () => {
+    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
+    const loaded = findProjectConfig(repo, home);
+    if (loaded === null) throw new Error("no config");
+    trust(loaded, { env, home, now: 1 });
+    const watchers = join(root, "watchers");
+    mkdirSync(watchers, { mode: 0o700 });
+    env.TODO_CONTINUATION_WATCHER_DIR = watchers;
+    const watcher = () =>
+      verifyFindings("claude-code", ctx(), null, "install").find((f) => f.check === "watcher");
+    expect(watcher()?.message).toContain("no watcher running");
+    // A live process's pid file naming this project.
+    writeFileSync(join(watchers, "k.pid"), `${process.pid}\n${repo}\n`);
+    expect(watcher()?.message).toBe(`watcher running for ${repo} (pid ${process.pid})`);
+    env.TODO_CONTINUATION_VERIFY_WATCHER = "0";
+    expect(watcher()?.message).toContain("watcher off");
   });
 });

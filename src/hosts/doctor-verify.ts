@@ -1,4 +1,5 @@
 import { projectSettings } from "../config/project.js";
+import { runningWatchers, watcherFolder } from "../verify/watcher-paths.js";
 import type { DoctorContext, DoctorFinding } from "./doctor.js";
 import { type HookHost, projectCheck, stopTimeoutCovers } from "./hook-timeout.js";
 
@@ -31,7 +32,32 @@ export function verifyFindings(
       ...(covers.ok ? {} : { fix: reinstall }),
     });
   }
+  if (out.some((f) => f.check === "verify" && f.ok)) out.push(watcherFinding(host, ctx));
   return out;
+}
+
+/** Whether the project's shared watcher runs (hooks ask it at a stop; the first verified stop starts it). */
+function watcherFinding(host: string, ctx: DoctorContext): DoctorFinding {
+  if (ctx.env.TODO_CONTINUATION_VERIFY_WATCHER === "0") {
+    return {
+      host,
+      check: "watcher",
+      ok: true,
+      message: "watcher off (TODO_CONTINUATION_VERIFY_WATCHER=0)",
+    };
+  }
+  const mine = runningWatchers(watcherFolder(ctx.env)).filter(
+    (w) => ctx.cwd === w.project || ctx.cwd.startsWith(`${w.project}/`),
+  );
+  return {
+    host,
+    check: "watcher",
+    ok: true,
+    message:
+      mine.length > 0
+        ? `watcher running for ${mine[0]?.project} (pid ${mine.map((w) => w.pid).join(", ")})`
+        : "no watcher running for this project (the next verified stop starts one)",
+  };
 }
 
 /**

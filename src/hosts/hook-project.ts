@@ -4,6 +4,8 @@ import { projectSettings } from "../config/project.js";
 import type { Limits, PresetName, SkipReason } from "../core/types.js";
 import type { VerifyOptions } from "../runtime/runtime.js";
 import { ignoreStoreFolder } from "../store/file/self-ignore.js";
+import { verifyProject } from "../verify/verify-project.js";
+import { watcherFolder } from "../verify/watcher-paths.js";
 
 /**
  * What a hook process takes from the project's config file
@@ -36,6 +38,9 @@ export interface HookProjectInput {
   presetFlag?: string | undefined;
 }
 
+/** `TODO_CONTINUATION_VERIFY_WATCHER=0`: hooks neither ask nor start the shared watcher. */
+export const WATCHER_SWITCH = "TODO_CONTINUATION_VERIFY_WATCHER";
+
 /** The folder inside the store folder that holds the check's cached results and lock. */
 export const VERIFY_CACHE_FOLDER = "verify-cache";
 
@@ -58,6 +63,12 @@ export function loadHookProject(input: HookProjectInput): HookProject {
       cwd: input.projectDir,
       cacheDir: join(input.storeRoot, VERIFY_CACHE_FOLDER),
     };
+    // A hook's process looks once and exits: the project's shared watcher
+    // answers for the tree instead of a stat of every file.
+    if (input.env[WATCHER_SWITCH] !== "0") {
+      const watcher = { folder: watcherFolder(input.env) };
+      out.verify.check = (options) => verifyProject({ ...options, watcher });
+    }
   }
   return out;
 }

@@ -1,26 +1,30 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseCheckResult } from "../core/engine/state.js";
 import type { CheckResult, VerifySettings } from "../core/types.js";
+import {
+  type CacheRecord,
+  cachePaths,
+  readCache,
+  readStamp,
+  type StampRecord,
+  writeCache,
+} from "./cache-record.js";
 import { runCheck } from "./run-check.js";
-import { type TreeSnapshot, treeSnapshot, type Witness, witnessHolds } from "./tree.js";
-import { keepWatch, startWatch, watchHolds } from "./watch.js";
+import { type TreeSnapshot, treeSnapshot, witnessHolds } from "./tree.js";
+import { keepWatch, startWatch, watchHolds, watchScope } from "./watch.js";
+import {
+  type AskResult,
+  askWatcher,
+  filesFor,
+  startWatcher,
+  type WatcherOptions,
+} from "./watcher-client.js";
 
 /** How often a session waiting on another's run looks for its result. */
 const POLL_MS = 100;
 /** A lock older than the check's time limit plus this is abandoned (its holder died). */
 const LOCK_GRACE_MS = 10_000;
-
-interface CacheRecord {
-  version: 1;
-  cwd: string;
-  command: string;
-  fingerprint: string;
-  witness: Witness | null;
-  result: CheckResult;
-}
 
 export interface VerifyProjectOptions {
   settings: VerifySettings;
@@ -30,6 +34,11 @@ export interface VerifyProjectOptions {
   cacheDir: string;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
+  /**
+   * Ask the project's shared watcher first, and start one when none runs
+   * (hook processes, which look once and exit; Linux). Absent: no watcher.
+   */
+  watcher?: WatcherOptions;
 }
 
 /** What happened, for logs and tests: a fresh run, the fast cached path, or a cached result after git. */
@@ -40,57 +49,10 @@ export interface VerifyOutcome {
   via: "ran" | "witness" | "fingerprint" | "shared";
   /**
    * On the `witness` path, what vouched for the tree: a watch on its folders
-   * kept by this process since the last look (`watch`), or a stat of every
-   * file (`stats`).
+   * kept by this process since the last look (`watch`), the project's shared
+   * watcher (`watcher`), or a stat of every file (`stats`).
    */
-  witness?: "watch" | "stats";
-}
-
-function paths(cacheDir: string, cwd: string, command: string) {
-  const key = createHash("sha256")
-    .update(`${resolve(cwd)}\0${command}`)
-    .digest("hex")
-    .slice(0, 20);
-  const dir = join(cacheDir, "verify");
-  return { dir, cache: join(dir, `${key}.json`), lock: join(dir, `${key}.lock`) };
-}
-
-async function readCache(path: string, cwd: string, command: string): Promise<CacheRecord | null> {
-  try {
-    const raw = JSON.parse(await readFile(path, "utf8")) as Partial<CacheRecord>;
-    const result = parseCheckResult(raw.result);
-    if (
-      raw.version !== 1 ||
-      raw.cwd !== resolve(cwd) ||
-      raw.command !== command ||
-      typeof raw.fingerprint !== "string" ||
-      result === null
-    ) {
-      return null;
-    }
-    const w = raw.witness;
-    const witness =
-      w != null &&
-      typeof w.root === "string" &&
-      Array.isArray(w.paths) &&
-      typeof w.statHash === "string" &&
-      (w.own === undefined || typeof w.own === "number")
-        ? w
-        : null;
-    return { version: 1, cwd: raw.cwd, command, fingerprint: raw.fingerprint, witness, result };
-  } catch {
-    // Missing or unreadable: the check simply runs.
-    return null;
-  }
-}
-
-let tmpSerial = 0;
-
-async function writeCache(path: string, record: CacheRecord): Promise<void> {
-  tmpSerial += 1;
-  const tmp = `${path}.${process.pid}.${Date.now()}.${tmpSerial}.tmp`;
-  await writeFile(tmp, JSON.stringify(record));
-  await rename(tmp, path);
+  witness?: "watch" | "watcher" | "stats";
 }
 
 async function tryLock(lock: string, staleAfterMs: number, now: number): Promise<boolean> {
@@ -129,7 +91,7 @@ async function tryLock(lock: string, staleAfterMs: number, now: number): Promise
 const looked = new Set<string>();
 
 /** A cached result, marked as such. */
-function reuse(record: CacheRecord, via: VerifyOutcome["via"]): VerifyOutcome {
+function reuse(record: CacheRecord | StampRecord, via: VerifyOutcome["via"]): VerifyOutcome {
   return { result: { ...record.result, cached: true }, ran: false, via };
 }
 
@@ -147,11 +109,42 @@ function reuse(record: CacheRecord, via: VerifyOutcome["via"]): VerifyOutcome {
 export async function verifyProject(options: VerifyProjectOptions): Promise<VerifyOutcome> {
   const { settings, cwd, cacheDir } = options;
   const now = options.now ?? Date.now;
-  const files = paths(cacheDir, cwd, settings.command);
+  const files = cachePaths(cacheDir, cwd, settings.command);
+  // A hook's stop: the stamp and one question to the project's watcher, no
+  // stat, no git. The question goes before any look at the tree: an answer
+  // naming a clean watch of the same folders vouches for what this stop sees next.
+  let asked: AskResult | null = null;
+  let stamped: StampRecord | null = null;
+  if (options.watcher !== undefined) {
+    stamped = readStamp(files.stamp, cwd, settings.command);
+    if (stamped !== null) {
+      asked = await ask(options.watcher, files.cache, stamped.watch.id, stamped.watch.scope);
+      const a = asked.answer;
+      if (
+        a?.state === "unchanged" &&
+        a.id === stamped.watch.id &&
+        a.scope === stamped.watch.scope
+      ) {
+        return { ...reuse(stamped, "witness"), witness: "watcher" };
+      }
+    }
+  }
   const cached = await readCache(files.cache, cwd, settings.command);
   if (cached !== null && (await watchHolds(files.cache, cached.fingerprint))) {
     return { ...reuse(cached, "witness"), witness: "watch" };
   }
+  if (options.watcher !== undefined && asked === null && cached?.witness != null) {
+    asked = await ask(options.watcher, files.cache, null, watchScope(cached.witness));
+  }
+  /** Records that the watch the watcher named vouches for `record`'s tree, when it watches the same folders. */
+  const stamp = async (record: CacheRecord): Promise<void> => {
+    const a = asked?.answer;
+    if (record.witness === null || a == null || a.state === "unknown") return;
+    if (a.scope !== watchScope(record.witness)) return;
+    if (a.id === stamped?.watch.id && record.fingerprint === stamped.fingerprint) return;
+    const { witness: _, ...rest } = record;
+    await writeCache(files.stamp, { ...rest, watch: { id: a.id, scope: a.scope } });
+  };
   if (cached?.witness != null) {
     // The watch starts before the stats: a change after it is an event, one
     // before it a stat. Only from this process's second look at the project:
@@ -162,6 +155,7 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
     const watch = again ? startWatch(cached.witness, cached.fingerprint) : null;
     if (await witnessHolds(cached.witness)) {
       if (watch !== null) keepWatch(files.cache, watch);
+      await stamp(cached);
       return { ...reuse(cached, "witness"), witness: "stats" };
     }
     watch?.close();
@@ -169,7 +163,9 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
   const snapshot: TreeSnapshot = await treeSnapshot(cwd);
   if (cached !== null && cached.fingerprint === snapshot.fingerprint) {
     // Same tree, new stats (a touched file): keep the result, refresh the witness.
-    await writeCache(files.cache, { ...cached, witness: snapshot.witness });
+    const refreshed: CacheRecord = { ...cached, witness: snapshot.witness };
+    await writeCache(files.cache, refreshed);
+    await stamp(refreshed);
     return reuse(cached, "fingerprint");
   }
   await mkdir(files.dir, { recursive: true });
@@ -196,16 +192,33 @@ export async function verifyProject(options: VerifyProjectOptions): Promise<Veri
       now,
     });
     const result: CheckResult = { ...run, tree: snapshot.fingerprint };
-    await writeCache(files.cache, {
+    const record: CacheRecord = {
       version: 1,
       cwd: resolve(cwd),
       command: settings.command,
       fingerprint: snapshot.fingerprint,
       witness: snapshot.witness,
       result,
-    });
+    };
+    await writeCache(files.cache, record);
+    await stamp(record);
+    // The first verify of a project starts its watcher (after the cache it reads exists).
+    if (options.watcher !== undefined && asked === null) startWatcher(options.watcher, files.cache);
     return { result, ran: true, via: "ran" };
   } finally {
     await rm(files.lock, { force: true });
   }
+}
+
+/** Asks the project's watcher; one that is not there is started for the next stop. */
+async function ask(
+  watcher: WatcherOptions,
+  cacheFile: string,
+  stamp: string | null,
+  scope: string,
+): Promise<AskResult> {
+  const files = filesFor(watcher, cacheFile);
+  const asked = askWatcher(files, { stamp, scope }, watcher.askTimeoutMs);
+  if (asked.absent) startWatcher(watcher, cacheFile);
+  return asked;
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type FSWatcher, statfsSync, watch } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -65,11 +66,27 @@ function localFileSystem(path: string): boolean {
 }
 
 /**
+ * What a watch of `witness` covers, as a hash: its root, its folders and
+ * git's own files. Two witnesses with the same scope are watched the same way
+ * (the shared watcher vouches only for the scope it watches).
+ */
+export function watchScope(witness: Witness): string {
+  const own = witness.paths.slice(witness.paths.length - (witness.own ?? 0));
+  return createHash("sha256")
+    .update([witness.root, ...witnessDirs(witness.paths), "\0", ...own].join("\0"))
+    .digest("hex");
+}
+
+/**
  * Starts watching the witness's folders. Call it BEFORE checking the stats:
  * a change after this call marks the watch dirty, one before it shows in the
  * stats. Returns null when the tree cannot be watched soundly.
  */
-export function startWatch(witness: Witness, fingerprint: string): TreeWatch | null {
+export function startWatch(
+  witness: Witness,
+  fingerprint: string,
+  onDirty?: () => void,
+): TreeWatch | null {
   if (!enabled) return null;
   const dirs = witnessDirs(witness.paths);
   if (dirs.length > MAX_WATCHED_DIRS || !localFileSystem(witness.root)) return null;
@@ -94,8 +111,10 @@ export function startWatch(witness: Witness, fingerprint: string): TreeWatch | n
     },
   };
   const soil = () => {
+    if (state.dirty) return;
     state.dirty = true;
     state.close();
+    onDirty?.();
   };
   try {
     for (const dir of dirs) {
