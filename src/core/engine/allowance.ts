@@ -1,4 +1,4 @@
-import type { Allowance, Episode, Limits } from "../types.js";
+import type { Allowance, ContinuationState, Episode, Limits } from "../types.js";
 
 /** Nothing added. */
 export function noAllowance(): Allowance {
@@ -34,5 +34,33 @@ export function episodeLimits(limits: Limits, episode: Episode | null | undefine
     maxTokens: addCount(limits.maxTokens, raised.tokens),
     maxWallClockMs: addCount(limits.maxWallClockMs, raised.timeMs),
     maxCostUsd: limits.maxCostUsd === null ? null : limits.maxCostUsd + raised.costUsd,
+  };
+}
+
+/**
+ * The user's `resume --add`: adds the allowance to the open episode's limits
+ * and lifts a stagnation stop (the count starts over, and the turn the agent
+ * last ended is judged afresh rather than against the nudge before it). The
+ * nudge the latest outcome already answered stays answered: a raise never
+ * makes one turn nudged twice. Throws when no episode is open: budgets are
+ * per episode, and the next one opens with the full limits anyway.
+ */
+export function raiseEpisode(state: ContinuationState, add: Allowance): ContinuationState {
+  const episode = state.episode;
+  if (episode == null) {
+    throw new Error(
+      "no episode is open, so there is no budget to raise: the next nudge opens one with the full limits",
+    );
+  }
+  const answered = episode.answeredTurnId ?? null;
+  const lastTurn = state.lastOutcome?.turnId ?? null;
+  return {
+    ...state,
+    episode: {
+      ...episode,
+      raised: addAllowance(episode.raised ?? noAllowance(), add),
+      stagnation: 0,
+      answeredTurnId: answered !== null && answered === lastTurn ? answered : null,
+    },
   };
 }
