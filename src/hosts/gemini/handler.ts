@@ -1,8 +1,9 @@
 import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import {
+  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,
@@ -65,12 +66,6 @@ export function geminiScope(sessionId: string): Scope {
     throw new GeminiHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
   }
   return scope;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
 function runtimeOf(
