@@ -221,6 +221,11 @@ export class ContinuationRuntime {
     this.#prices = priceTable(options.prices);
   }
 
+  /** What a turn costs by this runtime's prices: USD, or null when its model has no price. */
+  costOf(usage: Partial<TokenUsage> | undefined, model: string | undefined): number | null {
+    return priceTurn(usage, model, this.#prices);
+  }
+
   /** `advise`: decisions are recorded, nudges never delivered. */
   get mode(): ContinuationMode {
     return this.#mode;

@@ -265,6 +265,7 @@ class HookContext {
       stopReason: reason(facts.interrupted, facts.lastStopReason),
       usage: spendSince(facts.usage, previous),
       injected: startedByOurNudge(state),
+      ...(facts.model !== undefined ? { model: facts.model } : {}),
     };
     return { end, facts };
   }

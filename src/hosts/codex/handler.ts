@@ -19,7 +19,7 @@ import {
   parseCodexHookInput,
 } from "./payload.js";
 import { CLOSE_INSTRUCTION, todosFromUpdatePlan, UPDATE_PLAN } from "./plan.js";
-import { decodeOutcomeId, encodeOutcomeId, latestTotals } from "./rollout.js";
+import { decodeOutcomeId, encodeOutcomeId, latestModel, latestTotals } from "./rollout.js";
 
 /** The host name in scope keys: `session/codex.<session id>`. */
 export const CODEX_HOST = "codex";
@@ -168,6 +168,12 @@ async function activeHostGoal(
   return goal.goalTurn ? "this turn was started by the goal" : "the thread's goal is active";
 }
 
+/** The turn's model from the rollout, for pricing; nothing when the tail does not say. */
+function modelOf(tail: readonly string[] | null): { model?: string } {
+  const model = tail === null ? undefined : latestModel(tail);
+  return model === undefined ? {} : { model };
+}
+
 async function stop(
   event: StopEvent,
   scope: Scope,
@@ -188,6 +194,7 @@ async function stop(
     stopReason: "stop" as const,
     usage: spendSince(totals, previous),
     injected: event.stopHookActive,
+    ...modelOf(tail),
   };
   const project = options.project?.() ?? null;
   if (project?.problem != null) {

@@ -20,7 +20,7 @@ import {
   todosAfterTool,
 } from "./todos.js";
 import { isRealUserPrompt, judgeTurn, lastMessageOf, nudgeReason } from "./turn.js";
-import { readSessionMessages, spendOf } from "./usage.js";
+import { modelOf, readSessionMessages, spendOf } from "./usage.js";
 
 /** The host name in scope keys: `session/gemini.<session id>`. */
 export const GEMINI_HOST = "gemini";
@@ -177,6 +177,7 @@ async function afterAgent(
   const since = previous?.endedAt ?? before.state.lastUserTurnAt ?? 0;
   const messages = await (options.readSession ?? readSessionMessages)(event.transcriptPath);
   const usage = messages === null ? null : spendOf(messages, since);
+  const model = messages === null ? undefined : modelOf(messages, since);
   const turn = judgeTurn({
     prompt: event.prompt,
     promptResponse: event.promptResponse,
@@ -191,6 +192,7 @@ async function afterAgent(
     stopReason: turn.stopReason,
     injected: event.stopHookActive,
     ...(usage !== null ? { usage } : {}),
+    ...(model !== undefined ? { model } : {}),
   };
   const project = options.project?.() ?? null;
   if (project?.problem != null) {
