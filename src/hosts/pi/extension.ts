@@ -168,6 +168,8 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
             limits,
             verify:
               file.verify === null ? null : { settings: file.verify, cwd: watcher.cwd, cacheDir },
+            ...(file.mode !== undefined ? { mode: file.mode } : {}),
+            ...(file.prices !== undefined ? { prices: file.prices } : {}),
           });
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
