@@ -192,7 +192,11 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
     }
     if (typeof message.stop_reason === "string") facts.lastStopReason = message.stop_reason;
     // Claude Code writes its own notices as "<synthetic>" responses: no model ran them.
-    if (typeof message.model === "string" && message.model !== "" && !message.model.startsWith("<")) {
+    if (
+      typeof message.model === "string" &&
+      message.model !== "" &&
+      !message.model.startsWith("<")
+    ) {
       facts.model = message.model;
     }
     const id =
