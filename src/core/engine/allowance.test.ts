@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DecisionInput } from "../types.js";
 import { addAllowance, episodeLimits, noAllowance, raiseEpisode } from "./allowance.js";
@@ -176,5 +177,57 @@ describe("maxCostUsd", () => {
       },
     };
     expect(decide(input).state.episode?.model).toBe("claude-haiku-4-5");
+  });
+});
+
+describe("maxCostUsd, as a property", () => {
+  it("a nudge is sent only when the cost is known and below the limit plus the raise", () => {
+    const usd = fc.double({ min: 0, max: 20, noNaN: true });
+    fc.assert(
+      fc.property(
+        usd,
+        fc.option(usd, { nil: null }),
+        fc.option(usd, { nil: null }),
+        fc.nat(2),
+        fc.double({ min: 0, max: 5, noNaN: true }),
+        (spent, turn, max, unpriced, raisedCost) => {
+          const input: DecisionInput = {
+            state: stateWith({
+              episode: episode({
+                autoTurns: 1,
+                answeredTurnId: "t4",
+                lastCountedTurnId: "t4",
+                costUsd: spent,
+                ...(unpriced > 0 ? { unpricedTurns: unpriced } : {}),
+                raised: add({ costUsd: raisedCost }),
+              }),
+              lastOutcome: outcome("t5", {
+                injected: true,
+                costUsd: turn,
+                usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 },
+              }),
+            }),
+            summary: summaryOf("completed", "pending"),
+            signals: {},
+            limits: { ...LIMITS, maxCostUsd: max },
+            now: NOW,
+          };
+          const decision = decide(input);
+          const after = decision.state.episode;
+          // The turn is folded exactly once: priced into the cost, or counted as unpriced.
+          if (turn === null) expect(after?.unpricedTurns).toBe(unpriced + 1);
+          else expect(after?.costUsd).toBeCloseTo(spent + turn, 9);
+          if (max === null) {
+            expect(decision.action).toBe("inject");
+            return;
+          }
+          const known = turn !== null && unpriced === 0;
+          const under = known && spent + turn < max + raisedCost;
+          expect(decision.action).toBe(under ? "inject" : "skip");
+          if (decision.action === "skip") expect(decision.reason).toBe("max-cost");
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });
