@@ -1,8 +1,10 @@
 import { explainSkip } from "../core/explain/reasons.js";
 import type {
+  Allowance,
   ContinuationState,
   Decision,
   DecisionLogEntry,
+  Episode,
   Limits,
   Scope,
   ScopeSnapshot,
@@ -136,6 +138,14 @@ export interface WhyView {
   } | null;
   /** Host facts the CLI cannot see, assumed absent for this dry run. */
   assumed: string[];
+  /** The open episode's money and the user's raise; null without an episode. */
+  episode: {
+    id: string;
+    costUsd: number;
+    unpricedTurns: number;
+    model: string | null;
+    raised: Allowance | null;
+  } | null;
   recent: DecisionLogEntry[];
   problems: StoreProblem[];
 }
@@ -148,6 +158,17 @@ export const UNKNOWN_SIGNALS = [
   "no question pending for the user",
   "no host goal loop active",
 ];
+
+function episodeMoney(e: Episode | null): WhyView["episode"] {
+  if (e === null) return null;
+  return {
+    id: e.id,
+    costUsd: e.costUsd ?? 0,
+    unpricedTurns: e.unpricedTurns ?? 0,
+    model: e.model ?? null,
+    raised: e.raised ?? null,
+  };
+}
 
 export function whyView(input: {
   scope: Scope;
@@ -176,6 +197,7 @@ export function whyView(input: {
     counts: countsOf(summary),
     nudge: input.nudge,
     assumed: UNKNOWN_SIGNALS,
+    episode: episodeMoney(decision.state.episode),
     recent: input.recent,
     problems: input.problems,
   };

@@ -1,8 +1,13 @@
 import { LIMIT_KEYS, resolveLimits } from "../core/engine/limits.js";
 import { resolvePreset } from "../core/engine/presets.js";
-import type { Limits, PresetName, VerifySettings } from "../core/types.js";
+import type { ContinuationMode, Limits, PresetName, VerifySettings } from "../core/types.js";
 import type { LoadedConfig } from "./load.js";
-import { ConfigError, DEFAULT_VERIFY_TIMEOUT_MS, DEFAULT_VERIFY_WHEN } from "./validate.js";
+import {
+  ConfigError,
+  DEFAULT_MODE,
+  DEFAULT_VERIFY_TIMEOUT_MS,
+  DEFAULT_VERIFY_WHEN,
+} from "./validate.js";
 
 /** Where an effective value came from, lowest precedence first. */
 export type ValueSource = "default" | "preset" | "file" | "flag";
@@ -21,6 +26,8 @@ export interface EffectiveConfig {
   /** The file the values marked `file` came from, or null. */
   file: string | null;
   preset: Sourced<PresetName>;
+  /** `advise` records decisions and never blocks or nudges (a hook's `--mode` still wins). */
+  mode: Sourced<ContinuationMode>;
   limits: { [K in keyof Limits]: Sourced<Limits[K]> };
   /** Null when no verify is configured. */
   verify: { [K in keyof VerifySettings]: Sourced<VerifySettings[K]> } | null;
@@ -83,6 +90,10 @@ export function effectiveConfig(
   return {
     file: loaded?.path ?? null,
     preset,
+    mode:
+      file.mode === undefined
+        ? { value: DEFAULT_MODE, source: "default" }
+        : { value: file.mode, source: "file" },
     limits: sourcedLimits as EffectiveConfig["limits"],
     verify,
   };

@@ -1,4 +1,5 @@
-import type { Limits, PresetName, VerifySettings } from "../core/types.js";
+import type { PartialPrice } from "../core/cost/price.js";
+import type { ContinuationMode, Limits, PresetName, VerifySettings } from "../core/types.js";
 import { effectiveConfig, plainVerify } from "./effective.js";
 import { findProjectConfig, type LoadedConfig } from "./load.js";
 import { type TrustStatus, trustStatus } from "./trust.js";
@@ -16,6 +17,10 @@ export interface ProjectSettings {
   preset?: PresetName;
   /** The file's limit overrides (validated together with the preset). */
   limits?: Partial<Limits>;
+  /** The file's `mode` (`advise`: record decisions, never block or nudge). */
+  mode?: ContinuationMode;
+  /** The file's prices, over the package's table. */
+  prices?: Record<string, PartialPrice>;
   /** The check to run; null without a `verify`, or while the file is not trusted. */
   verify: VerifySettings | null;
   /** Null without a file. */
@@ -103,11 +108,13 @@ export function projectSettings(cwd: string, options: ProjectSettingsOptions): P
 function fileValues(
   loaded: LoadedConfig,
   presetFlag: string | undefined,
-): Pick<ProjectSettings, "file" | "preset" | "limits"> {
-  const { preset, limits } = loaded.config;
+): Pick<ProjectSettings, "file" | "preset" | "limits" | "mode" | "prices"> {
+  const { preset, limits, mode, prices } = loaded.config;
   return {
     file: loaded.path,
     ...(preset !== undefined && presetFlag === undefined ? { preset } : {}),
     ...(limits !== undefined ? { limits } : {}),
+    ...(mode !== undefined ? { mode } : {}),
+    ...(prices !== undefined ? { prices } : {}),
   };
 }

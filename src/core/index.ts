@@ -1,3 +1,4 @@
+export * from "./cost/index.js";
 export * from "./dialects/index.js";
 export * from "./engine/index.js";
 export * from "./nudge/index.js";

@@ -1,7 +1,7 @@
 import { existsSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Store } from "../core/types.js";
+import type { ContinuationMode, Store } from "../core/types.js";
 import { createFileStore } from "../store/file/file-store.js";
 import { ignoreStoreFolder } from "../store/file/self-ignore.js";
 import { DATABASE_URL_ENV } from "../store/postgres/options.js";
@@ -99,6 +99,8 @@ export async function readHookInput(
 /** The options every host's hook takes (`hook <host> --help` describes them). */
 export interface HookArgs {
   preset: string | undefined;
+  /** `--mode advise`: record decisions, never block a stop (wins over the config file's `mode`). */
+  mode: ContinuationMode | undefined;
   dir: string | undefined;
   databaseUrl: string | undefined;
   schema: string | undefined;
@@ -110,6 +112,8 @@ export interface HookArgs {
 export function hookOptionsUsage(defaultDir: string): string {
   return `Options:
   --preset <name>          default, typeclaw, parley, omo or pi (default: default)
+  --mode <mode>            enforce, or advise: record every decision, never block a stop
+                           (default: the config file's mode, else enforce)
   --dir <path>             store folder (default: $TODO_CONTINUATION_DIR, else
                            ${defaultDir})
   --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
@@ -132,6 +136,7 @@ export function parseHookArgs(host: string, argv: readonly string[]): HookArgs {
     strict: true,
     options: {
       preset: { type: "string" },
+      mode: { type: "string" },
       dir: { type: "string" },
       "database-url": { type: "string" },
       schema: { type: "string" },
@@ -149,8 +154,13 @@ export function parseHookArgs(host: string, argv: readonly string[]): HookArgs {
       `hook ${host}: --dir and --database-url name two different stores; pass only one`,
     );
   }
+  const mode = values.mode;
+  if (mode !== undefined && mode !== "enforce" && mode !== "advise") {
+    throw new Error(`hook ${host}: --mode must be enforce or advise, got ${JSON.stringify(mode)}`);
+  }
   return {
     preset: values.preset,
+    mode,
     dir: values.dir,
     databaseUrl: values["database-url"],
     schema: values.schema,

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { projectSettings } from "../config/project.js";
-import type { Limits, PresetName, SkipReason } from "../core/types.js";
-import type { VerifyOptions } from "../runtime/runtime.js";
+import type { PartialPrice } from "../core/cost/price.js";
+import type { ContinuationMode, Limits, PresetName, SkipReason } from "../core/types.js";
+import type { IdleResult, VerifyOptions } from "../runtime/runtime.js";
 import { ignoreStoreFolder } from "../store/file/self-ignore.js";
 import { verifyProject } from "../verify/verify-project.js";
 import { watcherFolder } from "../verify/watcher-paths.js";
@@ -18,6 +19,10 @@ import { watcherFolder } from "../verify/watcher-paths.js";
 export interface HookProject {
   preset?: PresetName;
   limits?: Partial<Limits>;
+  /** `advise` records decisions and never blocks a stop (the hook's `--mode` wins over the file). */
+  mode?: ContinuationMode;
+  /** The file's prices, over the package's table. */
+  prices?: Record<string, PartialPrice>;
   /** The check, ready for the runtime; absent without a trusted `verify`. */
   verify?: VerifyOptions;
   /** The file does not validate (the message names the file and the field): no nudge. */
@@ -36,6 +41,8 @@ export interface HookProjectInput {
   env: Record<string, string | undefined>;
   /** The hook command's `--preset`, which wins over the file's. */
   presetFlag?: string | undefined;
+  /** The hook command's `--mode`, which wins over the file's. */
+  modeFlag?: ContinuationMode | undefined;
 }
 
 /** `TODO_CONTINUATION_VERIFY_WATCHER=0`: hooks neither ask nor start the shared watcher. */
@@ -57,6 +64,9 @@ export function loadHookProject(input: HookProjectInput): HookProject {
   const out: HookProject = { problem: null, notice: settings.notice };
   if (settings.preset !== undefined) out.preset = settings.preset;
   if (settings.limits !== undefined) out.limits = settings.limits;
+  const mode = input.modeFlag ?? settings.mode;
+  if (mode !== undefined) out.mode = mode;
+  if (settings.prices !== undefined) out.prices = settings.prices;
   if (settings.verify !== null) {
     out.verify = {
       settings: settings.verify,
@@ -103,14 +113,30 @@ export async function prepareVerifyCache(verify: VerifyOptions): Promise<void> {
 export function mergedSettings(
   own: { preset?: PresetName | undefined; limits?: Partial<Limits> | undefined },
   project: HookProject | null,
-): { preset?: PresetName; limits?: Partial<Limits> } {
+): {
+  preset?: PresetName;
+  limits?: Partial<Limits>;
+  mode?: ContinuationMode;
+  prices?: Record<string, PartialPrice>;
+} {
   const preset = own.preset ?? project?.preset;
   const limits =
     project?.limits === undefined ? own.limits : { ...project.limits, ...(own.limits ?? {}) };
   return {
     ...(preset !== undefined ? { preset } : {}),
     ...(limits !== undefined ? { limits } : {}),
+    ...(project?.mode !== undefined ? { mode: project.mode } : {}),
+    ...(project?.prices !== undefined ? { prices: project.prices } : {}),
   };
+}
+
+/** The hook's stderr line for a Stop's decision; advise mode says what it would have done. */
+export function describeIdle(result: IdleResult): string {
+  if (result.action === "skip") return `stop allowed (${result.reason})`;
+  const nudge = `nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}`;
+  if (result.advised === true) return `stop allowed (advise mode: would nudge, ${nudge})`;
+  const delivered = result.delivered ? "" : " but could not be delivered";
+  return `stop blocked with ${nudge}${delivered}`;
 }
 
 /** The reasons after which the check would have run: a trust notice is worth a line then. */

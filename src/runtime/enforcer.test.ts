@@ -84,6 +84,25 @@ describe("IdleEnforcer", () => {
     expect(delivered[0]?.nudge.text).toContain("write the tests");
   });
 
+  it("advise mode (OpenCode's path): no countdown, no prompt, the decision logged as advise", async () => {
+    const { enforcer, delivered, countdowns, store, runtime } = setup({ countdownMs: 50 });
+    runtime.reconfigure({ mode: "advise" });
+    await earlyStop(enforcer, "s1");
+    await enforcer.assistantMessage("s1", {
+      stopReason: "stop",
+      turnId: "m1",
+      model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" },
+    });
+    enforcer.idle("s1");
+    await enforcer.settle();
+    expect(delivered).toHaveLength(0);
+    expect(countdowns).toHaveLength(0);
+    const scope = scopeFor("s1") as Scope;
+    expect((await store.readLog(scope)).at(-1)).toMatchObject({ action: "inject", advise: true });
+    // The message's modelID is the turn's model.
+    expect((await store.read(scope)).state.lastOutcome?.model).toBe("claude-sonnet-4-5");
+  });
+
   it("an error's two idles do not loop: a token-limit error is not safe", async () => {
     const { enforcer, delivered, store } = setup();
     await earlyStop(enforcer, "s1");

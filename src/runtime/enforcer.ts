@@ -227,6 +227,7 @@ export class IdleEnforcer {
         ...(info.usage ? { usage: info.usage } : {}),
         ...(info.turnId ? { turnId: info.turnId } : {}),
         ...(info.injected !== undefined ? { injected: info.injected } : {}),
+        ...modelName(info.model),
       });
     }
   }
@@ -339,7 +340,8 @@ export class IdleEnforcer {
       if (stale()) return;
       const countdownMs = this.#o.countdownMs ?? 0;
       let preview: Awaited<ReturnType<ContinuationRuntime["explain"]>> | undefined;
-      if (countdownMs > 0 && !signals.recovering) {
+      // Advise mode delivers nothing, so there is nothing to count down to.
+      if (countdownMs > 0 && !signals.recovering && this.#o.runtime.mode !== "advise") {
         preview = await this.#o.runtime.explain(scope, signals);
         if (stale()) return;
         // A retry after a provider error waits out its own backoff instead.
@@ -376,4 +378,11 @@ export class IdleEnforcer {
       }
     }
   }
+}
+
+/** The model an OpenCode message names (`{ providerID, modelID }`), for pricing the turn. */
+function modelName(model: unknown): { model?: string } {
+  if (typeof model !== "object" || model === null) return {};
+  const id = (model as { modelID?: unknown }).modelID;
+  return typeof id === "string" && id !== "" ? { model: id } : {};
 }

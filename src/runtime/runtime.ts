@@ -1,4 +1,6 @@
+import { type PartialPrice, priceTable, priceTurn } from "../core/cost/price.js";
 import { closeInstruction as dialectCloseInstruction } from "../core/dialects/close.js";
+import { raiseEpisode } from "../core/engine/allowance.js";
 import { decide } from "../core/engine/decide.js";
 import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
 import {
@@ -23,7 +25,9 @@ import { emptyList } from "../core/todo/model.js";
 import { parseTodoList } from "../core/todo/parse.js";
 import { sameSummaryInput, summarize } from "../core/todo/summary.js";
 import type {
+  Allowance,
   CheckResult,
+  ContinuationMode,
   ContinuationState,
   Decision,
   DecisionLogEntry,
@@ -34,6 +38,7 @@ import type {
   NudgeStyle,
   Preset,
   PresetName,
+  PriceTable,
   Reminder,
   Scope,
   ScopeSnapshot,
@@ -81,6 +86,14 @@ export interface RuntimeOptions {
    * working tree in `cacheDir`) and a failure nudges. Absent: no check.
    */
   verify?: VerifyOptions;
+  /**
+   * `advise`: every decision is made and recorded as usual, but a nudge is
+   * never delivered (`deliver` is not called; the log marks the entry
+   * `advise`). Default `enforce`.
+   */
+  mode?: ContinuationMode;
+  /** USD per million tokens by model, over the package's table (for `maxCostUsd`). */
+  prices?: Record<string, PartialPrice>;
 }
 
 export interface VerifyOptions {
@@ -112,7 +125,14 @@ export interface Nudge {
 }
 
 export type IdleResult =
-  | { action: "inject"; nudge: Nudge; delivered: boolean; error?: unknown }
+  | {
+      action: "inject";
+      nudge: Nudge;
+      delivered: boolean;
+      error?: unknown;
+      /** Advise mode: the nudge was decided and recorded, and deliberately not delivered. */
+      advised?: boolean;
+    }
   | { action: "skip"; reason: SkipReason };
 
 export interface TurnEnd {
@@ -123,6 +143,8 @@ export interface TurnEnd {
   restartCaused?: boolean;
   /** The host already retried this provider error itself and gave up: no retry of ours. */
   hostRetried?: boolean;
+  /** The model that ran the turn, as the host names it: prices the turn for `maxCostUsd`. */
+  model?: string;
 }
 
 export interface RunIdleOptions {
@@ -182,6 +204,8 @@ export class ContinuationRuntime {
   #limits: Limits;
   #nudgeStyle: NudgeStyle;
   #verify: VerifyOptions | null;
+  #mode: ContinuationMode;
+  #prices: PriceTable;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -193,6 +217,18 @@ export class ContinuationRuntime {
     this.#now = options.now ?? Date.now;
     this.#onDecision = options.onDecision;
     this.#verify = options.verify ?? null;
+    this.#mode = checkMode(options.mode);
+    this.#prices = priceTable(options.prices);
+  }
+
+  /** What a turn costs by this runtime's prices: USD, or null when its model has no price. */
+  costOf(usage: Partial<TokenUsage> | undefined, model: string | undefined): number | null {
+    return priceTurn(usage, model, this.#prices);
+  }
+
+  /** `advise`: decisions are recorded, nudges never delivered. */
+  get mode(): ContinuationMode {
+    return this.#mode;
   }
 
   get preset(): Preset {
@@ -218,12 +254,15 @@ export class ContinuationRuntime {
    * changes anything: a bad value throws and the old settings stay.
    */
   reconfigure(
-    options: Pick<RuntimeOptions, "preset" | "limits" | "nudgeStyle"> & {
+    options: Pick<RuntimeOptions, "preset" | "limits" | "nudgeStyle" | "mode" | "prices"> & {
       verify?: VerifyOptions | null;
     },
   ): void {
     const preset = resolvePreset(options.preset);
     const limits = resolveLimits(preset.limits, options.limits);
+    const mode = checkMode(options.mode);
+    this.#mode = mode;
+    this.#prices = priceTable(options.prices);
     this.#preset = preset;
     this.#limits = limits;
     this.#nudgeStyle = options.nudgeStyle ?? preset.nudgeStyle;
@@ -264,6 +303,8 @@ export class ContinuationRuntime {
       injected: end.injected === true,
       restartCaused: end.restartCaused === true,
       ...(end.hostRetried === true ? { hostRetried: true } : {}),
+      ...(typeof end.model === "string" && end.model !== "" ? { model: end.model } : {}),
+      costUsd: priceTurn(end.usage, end.model, this.#prices),
     };
     return onTurnOutcome(state, outcome, this.limits.tokenMode);
   }
@@ -280,6 +321,34 @@ export class ContinuationRuntime {
 
   async resume(scope: Scope): Promise<void> {
     await this.#updateState(scope, (state) => setStopped(state, false));
+  }
+
+  /**
+   * The user's `resume --add`: lifts a stop and adds the allowance to the
+   * open episode's limits, logged as a user action naming what was added.
+   * Throws (and writes nothing) when no episode is open. Returns the episode.
+   */
+  async raise(scope: Scope, add: Allowance, note: string): Promise<Episode> {
+    const now = this.#now();
+    const { episode, entry } = await this.store.transact(scope, (snap) => {
+      const state = raiseEpisode(setStopped(snap.state, false), add);
+      const episode = state.episode as Episode;
+      const entry: DecisionLogEntry = {
+        ...decisionLogEntry(
+          { action: "skip", reason: "continuation-stopped", state },
+          summarize(snap.todos),
+          null,
+          "user",
+          now,
+        ),
+        action: "raised",
+        reason: null,
+        note,
+      };
+      return { state, log: [entry], result: { episode, entry } };
+    });
+    this.#onDecision?.(scope, entry);
+    return episode;
   }
 
   /** Replaces the list, for hosts that own the todo list themselves (Claude Code, OpenCode). */
@@ -490,11 +559,14 @@ export class ContinuationRuntime {
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       const note = made.due === "finished" || made.due === "with-nudge" ? checkNote(check) : null;
       if (note !== null) entry.note = note;
+      if (this.#mode === "advise") entry.advise = true;
       return { state: made.decision.state, log: [entry], result: { ...made, entry } };
     });
     this.#onDecision?.(scope, entry);
     if (decision.action === "skip") return { action: "skip", reason: decision.reason };
     if (nudge === null) throw new Error("runIdle: an inject decision rendered no nudge");
+    // Advise mode: the decision stands in the state and the log; nothing reaches the agent.
+    if (entry.advise === true) return { action: "inject", nudge, delivered: false, advised: true };
     try {
       await options.deliver(nudge);
     } catch (error) {
@@ -632,5 +704,13 @@ export function decisionLogEntry(
     nudgeChars: nudge?.chars ?? null,
     nudgeTokens: nudge?.tokens ?? null,
     trigger,
+    ...(episode?.costUsd === undefined ? {} : { costUsd: episode.costUsd }),
   };
+}
+
+/** A mode from options: absent is `enforce`; anything else but the two names is refused. */
+function checkMode(mode: unknown): ContinuationMode {
+  if (mode === undefined || mode === "enforce") return "enforce";
+  if (mode === "advise") return "advise";
+  throw new Error(`mode must be "enforce" or "advise", got ${JSON.stringify(mode)}`);
 }

@@ -34,6 +34,8 @@ export class WakeBudget {
 export interface TurnReport {
   stopReason: StopReason;
   usage?: Partial<TokenUsage>;
+  /** The model that ran the turn (prices it for `maxCostUsd`). */
+  model?: string;
   /** The session is waiting on a human, a peer or an approval: do not re-enter. */
   parked?: boolean;
 }
@@ -72,14 +74,16 @@ export type WakeState = "idle" | "dormant" | "parked";
  * Why the loop ended, always set: the engine's skip reason, or `parked` (the
  * turn waits on someone), `nothing-actionable` (no open todo can be worked),
  * `wake-budget` (the re-entries allowed this activation are spent, before the
- * engine was asked; logged as a skip with that reason), `not-delivered` (the nudge could not be handed on).
+ * engine was asked; logged as a skip with that reason), `not-delivered` (the nudge could not be handed on),
+ * `advise` (advise mode: a nudge was due, recorded, and not sent).
  */
 export type WakeStop =
   | SkipReason
   | "parked"
   | "nothing-actionable"
   | "wake-budget"
-  | "not-delivered";
+  | "not-delivered"
+  | "advise";
 
 export interface WakeLoopResult {
   state: WakeState;
@@ -109,6 +113,7 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
       stopReason: report.stopReason,
       injected: nudge !== null,
       ...(report.usage ? { usage: report.usage } : {}),
+      ...(report.model ? { model: report.model } : {}),
     });
     if (report.parked) return { state: "parked", cycles, lastSkip: null, stoppedBy: "parked" };
     const verify = options.verify === undefined ? runtime.verify : options.verify;
@@ -140,6 +145,10 @@ export async function runWakeLoop(options: WakeLoopOptions): Promise<WakeLoopRes
           ? "dormant"
           : "idle";
       return { state, cycles, lastSkip: result.reason, stoppedBy: result.reason };
+    }
+    if (result.advised === true) {
+      // Advise mode: the nudge is recorded, and the loop ends as if none were due.
+      return { state: "idle", cycles, lastSkip: null, stoppedBy: "advise" };
     }
     if (!result.delivered) {
       return { state: "idle", cycles, lastSkip: null, stoppedBy: "not-delivered" };

@@ -1,3 +1,4 @@
+import { AllowanceError, describeAllowance, parseAllowance } from "../cli/allowance.js";
 import { NO_PHASE_LINE } from "../core/dialects/markdown/format.js";
 import { renderMarkdown } from "../core/dialects/markdown/index.js";
 import { explainSkip } from "../core/explain/reasons.js";
@@ -69,7 +70,7 @@ export async function scopePageData(
   };
 }
 
-export type ActionName = "stop" | "resume" | "clear" | "edit";
+export type ActionName = "stop" | "resume" | "raise" | "clear" | "edit";
 
 export type ActionResult =
   | { kind: "missing" }
@@ -117,6 +118,25 @@ async function perform(
     case "resume":
       await runtime.resume(scope);
       return { kind: "done", done: "resumed" };
+    case "raise": {
+      // The CLI's own parser and runtime call: `resume <scope> --add ...`.
+      const text = form.get("add") ?? "";
+      let add: ReturnType<typeof parseAllowance>;
+      try {
+        add = parseAllowance(text);
+      } catch (error) {
+        if (!(error instanceof AllowanceError)) throw error;
+        return refused(422, `Nothing was raised: ${error.message}.`, null);
+      }
+      try {
+        await runtime.raise(scope, add, describeAllowance(add));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!/no episode is open/.test(message)) throw error;
+        return refused(409, `Nothing was raised: ${message}.`, null);
+      }
+      return { kind: "done", done: "raised" };
+    }
     case "clear": {
       const removed = await clearList(store, scope, runtime.now());
       return { kind: "done", done: removed === 0 ? "already-empty" : "cleared" };

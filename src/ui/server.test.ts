@@ -162,6 +162,29 @@ describe("the dashboard server", () => {
     expect(d.source.row(worker.key)?.state).toBe("stopped");
   });
 
+  it("raises the open episode's budget from the scope page, as resume --add does", async () => {
+    const { dashboard: d, store, runtime } = await start();
+    const path = `/scope/raise?key=${encodeURIComponent(worker.key)}`;
+    // No episode yet: nothing to raise, and nothing is written.
+    const none = await post(d, path, { confirm: "yes", add: "nudges=3" });
+    expect(none.status).toBe(409);
+    expect(await none.text()).toContain("no episode is open");
+    await runtime.runIdle(worker, { deliver: () => undefined });
+    const bad = await post(d, path, { confirm: "yes", add: "nudges=ten" });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("--add nudges=ten: &quot;ten&quot; is not a whole number");
+    expect((await store.read(worker)).state.episode?.raised).toBeUndefined();
+    const done = await post(d, path, { confirm: "yes", add: "nudges=3,tokens=10k" });
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toContain("done=raised");
+    expect((await store.read(worker)).state.episode?.raised).toMatchObject({
+      nudges: 3,
+      tokens: 10_000,
+    });
+    const log = await store.readLog(worker);
+    expect(log.at(-1)).toMatchObject({ action: "raised", note: "+3 nudges, +10,000 tokens" });
+  });
+
   it("refuses an invalid edit with the parser's message and keeps the list", async () => {
     const { dashboard: d, store } = await start();
     const before = await store.read(worker);

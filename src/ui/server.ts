@@ -55,6 +55,7 @@ export interface Dashboard {
 const NOTICES: Record<string, string> = {
   stopped: "Stopped: no nudges until it is resumed.",
   resumed: "Resumed: nudges are allowed again.",
+  raised: "Raised: the open episode may use more, and a stop for its budget is lifted.",
   cleared: "Cleared: the agent is told at its next turn.",
   "already-empty": "The list was already empty.",
   edited: "Saved. The agent is told at its next turn exactly what changed.",
@@ -251,7 +252,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       }
     }
     if (req.method === "POST" && form !== null) {
-      const match = /^\/scope\/(stop|resume|clear|edit)$/.exec(path);
+      const match = /^\/scope\/(stop|resume|raise|clear|edit)$/.exec(path);
       if (match !== null) {
         const key = params.get("key") ?? "";
         const result: ActionResult = await runAction(

@@ -114,6 +114,7 @@ const OUT_OF_BUDGET: ReadonlySet<SkipReason> = new Set<SkipReason>([
   "max-auto-turns",
   "max-tokens",
   "max-wall-clock",
+  "max-cost",
   "stagnation",
   "cooldown",
   "too-many-incomplete",
@@ -133,7 +134,11 @@ export function scopeHost(scope: Scope): string {
 export function lastDecisionWords(entry: DecisionLogEntry): string {
   switch (entry.action) {
     case "inject":
-      return `nudged (nudge ${entry.autoTurns})`;
+      return entry.advise === true
+        ? `would nudge (advise mode, nudge ${entry.autoTurns})`
+        : `nudged (nudge ${entry.autoTurns})`;
+    case "raised":
+      return `limits raised by the user${entry.note ? `: ${entry.note}` : ""}`;
     case "delivery-failed":
       return `nudge not delivered${entry.note ? `: ${entry.note}` : ""}`;
     case "skip":

@@ -2,6 +2,7 @@ import { effectiveConfig, type Sourced } from "../../config/effective.js";
 import { findProjectConfig } from "../../config/load.js";
 import { trustStatus } from "../../config/trust.js";
 import { ConfigError } from "../../config/validate.js";
+import { PRICES_AS_OF } from "../../core/cost/prices.js";
 import type { CommandSpec } from "../command.js";
 import { CliError } from "../errors.js";
 
@@ -53,6 +54,10 @@ export const configCommand: CommandSpec = {
     );
     if (loaded !== null && trust !== null) ctx.out(`trust: ${trustLine(trust, loaded.path)}`);
     ctx.out(show("preset", effective.preset));
+    ctx.out(show("mode", effective.mode));
+    const prices = Object.keys(loaded?.config.prices ?? {});
+    if (prices.length > 0)
+      ctx.out(`prices: ${prices.join(", ")} (file), over the table as of ${PRICES_AS_OF}`);
     ctx.out("limits:");
     for (const [key, value] of Object.entries(effective.limits)) ctx.out(show(key, value));
     if (effective.verify === null) {

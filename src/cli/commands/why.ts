@@ -1,7 +1,8 @@
+import { episodeLimits } from "../../core/engine/allowance.js";
 import type { CommandSpec } from "../command.js";
 import { formatLog } from "../format/log.js";
 import { problemLines } from "../format/problems.js";
-import { checkLines } from "../format/state.js";
+import { checkLines, costWords, raisedLines } from "../format/state.js";
 import { scopeProblems } from "../scope-problems.js";
 import { whyView } from "../views.js";
 import { projectTrustHint } from "./config.js";
@@ -66,6 +67,13 @@ export const whyCommand: CommandSpec = {
         : `${style.yellow("would NOT nudge now")}: ${view.reason}`;
     ctx.out(`${style.bold("Decision")} (preset "${view.preset}"): ${verdict}`);
     ctx.out(`  ${view.explanation}`);
+    // A raise changes what the budgets allow: say so beside the verdict.
+    for (const line of raisedLines(decision.state)) ctx.out(`  ${style.yellow(line)}`);
+    if (decision.state.episode != null) {
+      ctx.out(
+        `  Episode cost: ${costWords(decision.state, episodeLimits(runtime.limits, decision.state.episode))}`,
+      );
+    }
     ctx.out(style.dim(`  Assumed (only the host knows): ${view.assumed.join("; ")}.`));
     const last = decision.state.verify?.last;
     if (last != null) for (const line of checkLines(last, runtime.now())) ctx.out(`  ${line}`);

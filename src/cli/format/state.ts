@@ -1,3 +1,6 @@
+import { outcomeCost } from "../../core/cost/price.js";
+import { PRICES_AS_OF } from "../../core/cost/prices.js";
+import { episodeLimits } from "../../core/engine/allowance.js";
 import { isSafeOutcome } from "../../core/engine/decide.js";
 import { judgeStagnation } from "../../core/engine/stagnation.js";
 import {
@@ -5,6 +8,7 @@ import {
   formatCount,
   formatDuration,
   formatRunTime,
+  formatUsd,
   limitCount,
   limitDuration,
   plural,
@@ -19,6 +23,7 @@ import type {
   TodoSummary,
   TurnOutcome,
 } from "../../core/types.js";
+import { describeAllowance } from "../allowance.js";
 
 /**
  * The budget of the open episode as "used of limit" pairs. With the list's
@@ -27,11 +32,13 @@ import type {
  */
 export function budgetLines(
   state: ContinuationState,
-  limits: Limits,
+  configured: Limits,
   now: number,
   summary?: TodoSummary,
 ): string[] {
   const e = state.episode;
+  // The user's raises count: the lines show what this episode may use.
+  const limits = episodeLimits(configured, e);
   if (e === null) {
     return ["No episode is open: one opens with the first nudge after a real user message."];
   }
@@ -45,12 +52,48 @@ export function budgetLines(
     `  time        ${formatDuration(Math.max(0, now - e.startedAt))} of ${limitDuration(limits.maxWallClockMs)}`,
     `  stagnation  ${formatCount(stagnation)} of ${limits.stagnationLimit === 0 ? "off" : limitCount(limits.stagnationLimit)} (${limits.stagnationMode})`,
   ];
+  lines.push(`  cost        ${costWords(state, limits)}`);
   if (e.failures > 0) {
     lines.push(
       `  failed deliveries  ${formatCount(e.failures)} of ${limitCount(limits.maxDeliveryFailures)}`,
     );
   }
-  return lines;
+  return [...lines, ...raisedLines(state)];
+}
+
+/**
+ * The episode's cost against its limit: "$0.45 of $2.00", "$0.45 (no limit)",
+ * and "unknown" whenever a turn could not be priced (never taken as free).
+ */
+export function costWords(state: ContinuationState, limits: Limits): string {
+  const e = state.episode;
+  const spent = formatUsd(e?.costUsd ?? 0);
+  const of = limits.maxCostUsd === null ? " (no limit)" : ` of ${formatUsd(limits.maxCostUsd)}`;
+  let unpriced = e?.unpricedTurns ?? 0;
+  const last = state.lastOutcome;
+  if (
+    unpriced === 0 &&
+    last != null &&
+    e?.lastCountedTurnId !== last.turnId &&
+    outcomeCost(last) === null
+  ) {
+    unpriced = 1;
+  }
+  const model = e?.model ?? last?.model;
+  const named = model === undefined ? "" : `, model ${model}`;
+  if (unpriced > 0) {
+    return `unknown: ${spent} priced${of}, ${plural(unpriced, "turn")} without a price${named} (prices as of ${PRICES_AS_OF}; add the model under \`prices\` in the config file)`;
+  }
+  return `${spent}${of}${named}`;
+}
+
+/** What the user added to this episode, in the words `why` and `show` use. */
+export function raisedLines(state: ContinuationState): string[] {
+  const r = state.episode?.raised;
+  if (r == null) return [];
+  return [
+    `limits raised by the user: ${describeAllowance(r)} (\`resume --add\`; the next real user message starts a fresh episode without it)`,
+  ];
 }
 
 /** The suppressors that hold nudges back regardless of budget, in words. */
@@ -91,8 +134,11 @@ export function decisionPhrase(entry: DecisionLogEntry): string {
       const delivered =
         entry.delivered === undefined ? "" : entry.delivered ? ", delivered" : ", not delivered";
       const note = entry.note ? ` (${entry.note})` : "";
+      if (entry.advise === true) return `advise: would nudge #${entry.autoTurns}${note}`;
       return `inject nudge #${entry.autoTurns}${delivered}${note}`;
     }
+    case "raised":
+      return `limits raised by the user${entry.note ? `: ${entry.note}` : ""}`;
     case "delivery-failed":
       return `delivery failed${entry.note ? `: ${entry.note}` : ""}`;
     case "skip":

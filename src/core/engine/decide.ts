@@ -237,7 +237,7 @@ export function decide(input: DecisionInput): Decision {
   if (!retry && atUserTurn != null && summary.fingerprint === atUserTurn) {
     return skip("list-unchanged-since-user");
   }
-  const budget = budgetSkip(episode, summary, limits, now);
+  const budget = budgetSkip(episode, summary, limits, now, state.lastOutcome);
   if (budget !== null) return skip(budget);
   const verdict = retry
     ? { count: episode?.stagnation ?? 0, stagnant: false }

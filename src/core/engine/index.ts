@@ -1,3 +1,4 @@
+export { addAllowance, episodeLimits, noAllowance, raiseEpisode } from "./allowance.js";
 export { budgetSkip } from "./budgets.js";
 export { cooldownDelay, inCooldown } from "./cooldown.js";
 export { decide, episodeId, gateSteps, isSafeOutcome, SAFE_STOP_REASONS } from "./decide.js";

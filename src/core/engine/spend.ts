@@ -1,3 +1,4 @@
+import { outcomeCost } from "../cost/price.js";
 import type { Episode, TokenMode, TokenUsage, TurnOutcome } from "../types.js";
 
 /**
@@ -48,9 +49,16 @@ export function foldSpend(
   if (episode == null || outcome == null || outcome.turnId === episode.lastCountedTurnId) {
     return episode ?? null;
   }
-  return {
+  const next: Episode = {
     ...episode,
     tokens: addTokens(episode.tokens, turnSpend(outcome.usage, mode)),
     lastCountedTurnId: outcome.turnId,
   };
+  // Money is kept beside tokens; the fields appear only once there is something to say.
+  const cost = outcomeCost(outcome);
+  if (cost === null)
+    next.unpricedTurns = Math.min(Number.MAX_SAFE_INTEGER, (episode.unpricedTurns ?? 0) + 1);
+  else if (cost > 0 || episode.costUsd !== undefined) next.costUsd = (episode.costUsd ?? 0) + cost;
+  if (typeof outcome.model === "string" && outcome.model !== "") next.model = outcome.model;
+  return next;
 }

@@ -83,6 +83,19 @@ function checkOutcome(raw: unknown): TurnOutcome {
   if (o.hostRetried !== undefined && typeof o.hostRetried !== "boolean") {
     throw new Error(`${where}.hostRetried must be a boolean, got ${describe(o.hostRetried)}`);
   }
+  if (o.model !== undefined && typeof o.model !== "string") {
+    throw new Error(`${where}.model must be a string, got ${describe(o.model)}`);
+  }
+  const cost = o.costUsd;
+  if (
+    cost !== undefined &&
+    cost !== null &&
+    !(typeof cost === "number" && Number.isFinite(cost) && cost >= 0)
+  ) {
+    throw new Error(
+      `${where}.costUsd must be a finite number of USD >= 0 or null (unpriced), got ${describe(cost)}`,
+    );
+  }
   return {
     turnId: o.turnId,
     stopReason: o.stopReason as StopReason,
@@ -91,6 +104,8 @@ function checkOutcome(raw: unknown): TurnOutcome {
     injected: o.injected as boolean,
     restartCaused: o.restartCaused as boolean,
     ...(o.hostRetried === true ? { hostRetried: true } : {}),
+    ...(typeof o.model === "string" && o.model !== "" ? { model: o.model } : {}),
+    ...(cost === undefined ? {} : { costUsd: cost as number | null }),
   };
 }
 

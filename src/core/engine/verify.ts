@@ -142,7 +142,7 @@ export function decideVerification(input: VerificationInput): Decision {
     return skip("list-unchanged-since-user");
   }
   const episode = state.episode ?? null;
-  const budget = budgetSkip(episode, summary, limits, now);
+  const budget = budgetSkip(episode, summary, limits, now, state.lastOutcome);
   if (budget !== null) return skip(budget);
   if (inCooldown(episode, limits, now)) return skip("cooldown");
 

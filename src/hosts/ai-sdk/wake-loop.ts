@@ -120,7 +120,8 @@ export interface GenerateTurnResult {
   /** Spend of every step of the call; preferred over `usage` (the last step only). */
   totalUsage?: unknown;
   usage?: unknown;
-  response: { messages: ModelMessage[] };
+  /** `modelId` is the model the provider says answered: it prices the turn. */
+  response: { messages: ModelMessage[]; modelId?: unknown };
 }
 
 export interface RunWithTodosOptions<R extends GenerateTurnResult> {
@@ -253,6 +254,9 @@ export async function runWithTodos<R extends GenerateTurnResult>(
       return {
         stopReason: classifyAiSdkFinishReason(result.finishReason),
         usage: usageFromAiSdk(result.totalUsage ?? result.usage),
+        ...(typeof result.response.modelId === "string" && result.response.modelId !== ""
+          ? { model: result.response.modelId }
+          : {}),
       };
     },
   });

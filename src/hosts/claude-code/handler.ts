@@ -7,8 +7,9 @@ import type {
   StopReason,
   Store,
 } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult, type TurnEnd } from "../../runtime/runtime.js";
+import { ContinuationRuntime, type TurnEnd } from "../../runtime/runtime.js";
 import {
+  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,
@@ -96,12 +97,6 @@ function sessionScope(sessionId: string): Scope {
 export function startedByOurNudge(state: ContinuationState): boolean {
   const previous = state.lastOutcome;
   return previous != null && previous.turnId === state.episode?.answeredTurnId;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
 /** What a resumed session with `open` open items can expect from the hook, true in every case. */
@@ -270,6 +265,7 @@ class HookContext {
       stopReason: reason(facts.interrupted, facts.lastStopReason),
       usage: spendSince(facts.usage, previous),
       injected: startedByOurNudge(state),
+      ...(facts.model !== undefined ? { model: facts.model } : {}),
     };
     return { end, facts };
   }

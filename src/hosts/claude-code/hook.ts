@@ -75,6 +75,7 @@ export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Pr
         storeRoot: root,
         env: io.env,
         presetFlag: args.preset,
+        modeFlag: args.mode,
       }),
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       env: io.env,

@@ -35,6 +35,8 @@ export interface TranscriptFacts {
    * not drive the session, and the model has said it needs the user.
    */
   hostGoalPaused: boolean;
+  /** `message.model` of the newest main-thread response (prices the turn); absent when none names one. */
+  model?: string;
 }
 
 /** Claude Code's tool for asking the user a multiple-choice question. */
@@ -189,6 +191,14 @@ export function analyzeTranscript(lines: readonly string[], since: number): Tran
       }
     }
     if (typeof message.stop_reason === "string") facts.lastStopReason = message.stop_reason;
+    // Claude Code writes its own notices as "<synthetic>" responses: no model ran them.
+    if (
+      typeof message.model === "string" &&
+      message.model !== "" &&
+      !message.model.startsWith("<")
+    ) {
+      facts.model = message.model;
+    }
     const id =
       typeof message.id === "string"
         ? message.id

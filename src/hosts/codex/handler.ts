@@ -1,9 +1,10 @@
 import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
 import {
+  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,
@@ -18,7 +19,7 @@ import {
   parseCodexHookInput,
 } from "./payload.js";
 import { CLOSE_INSTRUCTION, todosFromUpdatePlan, UPDATE_PLAN } from "./plan.js";
-import { decodeOutcomeId, encodeOutcomeId, latestTotals } from "./rollout.js";
+import { decodeOutcomeId, encodeOutcomeId, latestModel, latestTotals } from "./rollout.js";
 
 /** The host name in scope keys: `session/codex.<session id>`. */
 export const CODEX_HOST = "codex";
@@ -67,12 +68,6 @@ function sessionScope(sessionId: string): Scope {
     throw new CodexHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
   }
   return scope;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
 function runtimeFor(
@@ -173,6 +168,12 @@ async function activeHostGoal(
   return goal.goalTurn ? "this turn was started by the goal" : "the thread's goal is active";
 }
 
+/** The turn's model from the rollout, for pricing; nothing when the tail does not say. */
+function modelOf(tail: readonly string[] | null): { model?: string } {
+  const model = tail === null ? undefined : latestModel(tail);
+  return model === undefined ? {} : { model };
+}
+
 async function stop(
   event: StopEvent,
   scope: Scope,
@@ -193,6 +194,7 @@ async function stop(
     stopReason: "stop" as const,
     usage: spendSince(totals, previous),
     injected: event.stopHookActive,
+    ...modelOf(tail),
   };
   const project = options.project?.() ?? null;
   if (project?.problem != null) {

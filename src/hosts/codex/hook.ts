@@ -83,6 +83,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
         storeRoot: root,
         env: io.env,
         presetFlag: args.preset,
+        modeFlag: args.mode,
       }),
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       waitOnQuestions: !args.nudgeAfterQuestions,

@@ -48,6 +48,29 @@ export function latestTotals(lines: readonly string[]): TokenUsage | null {
   return null;
 }
 
+/**
+ * The model of the newest turn in a rollout tail: Codex writes a
+ * `turn_context` line with `payload.model` at the start of every turn.
+ * Undefined when the tail holds none.
+ */
+export function latestModel(lines: readonly string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] ?? "";
+    if (!line.includes('"turn_context"')) continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const top = record(entry);
+    if (top?.type !== "turn_context") continue;
+    const model = record(top.payload)?.model;
+    if (typeof model === "string" && model !== "") return model;
+  }
+  return undefined;
+}
+
 const SEPARATOR = "@";
 
 /**

@@ -1,8 +1,9 @@
 import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import {
+  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,
@@ -19,7 +20,7 @@ import {
   todosAfterTool,
 } from "./todos.js";
 import { isRealUserPrompt, judgeTurn, lastMessageOf, nudgeReason } from "./turn.js";
-import { readSessionMessages, spendOf } from "./usage.js";
+import { modelOf, readSessionMessages, spendOf } from "./usage.js";
 
 /** The host name in scope keys: `session/gemini.<session id>`. */
 export const GEMINI_HOST = "gemini";
@@ -65,12 +66,6 @@ export function geminiScope(sessionId: string): Scope {
     throw new GeminiHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
   }
   return scope;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
 function runtimeOf(
@@ -182,6 +177,7 @@ async function afterAgent(
   const since = previous?.endedAt ?? before.state.lastUserTurnAt ?? 0;
   const messages = await (options.readSession ?? readSessionMessages)(event.transcriptPath);
   const usage = messages === null ? null : spendOf(messages, since);
+  const model = messages === null ? undefined : modelOf(messages, since);
   const turn = judgeTurn({
     prompt: event.prompt,
     promptResponse: event.promptResponse,
@@ -196,6 +192,7 @@ async function afterAgent(
     stopReason: turn.stopReason,
     injected: event.stopHookActive,
     ...(usage !== null ? { usage } : {}),
+    ...(model !== undefined ? { model } : {}),
   };
   const project = options.project?.() ?? null;
   if (project?.problem != null) {

@@ -88,6 +88,7 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
         storeRoot: root,
         env: io.env,
         presetFlag: args.preset,
+        modeFlag: args.mode,
       }),
       children,
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),

@@ -91,6 +91,19 @@ export function spendOf(messages: readonly RecordedMessage[], since: number): To
   return { input, output, cacheRead, cacheWrite: 0, total: input + output + cacheRead };
 }
 
+/** The model of the newest reply recorded at or after `since` (ms), for pricing; undefined when none names one. */
+export function modelOf(messages: readonly RecordedMessage[], since: number): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as RecordedMessage;
+    if (message.type !== "gemini") continue;
+    const at = typeof message.timestamp === "string" ? Date.parse(message.timestamp) : Number.NaN;
+    if (!(at >= since)) break;
+    const model = (message as { model?: unknown }).model;
+    if (typeof model === "string" && model !== "") return model;
+  }
+  return undefined;
+}
+
 /**
  * The messages of the session file at `path`; null when there is none to
  * read: no path, no file (recording off), not a regular file, or over the cap.

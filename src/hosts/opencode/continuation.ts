@@ -414,6 +414,9 @@ export class OpenCodeContinuation {
             file.verify === null
               ? null
               : { settings: file.verify, cwd: project.directory, cacheDir: project.cacheDir },
+          // Advise mode and prices come from the project file only.
+          ...(file.mode !== undefined ? { mode: file.mode } : {}),
+          ...(file.prices !== undefined ? { prices: file.prices } : {}),
         });
         this.enforcer.configure({
           countdownMs: settings.countdownMs,

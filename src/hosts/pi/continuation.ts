@@ -317,6 +317,8 @@ export class PiContinuation {
     const injected = this.#injectedTurn;
     const usage = usageFromPi(message.usage);
     const turnId = `pi-${message.responseId ?? "local"}-${message.timestamp}`;
+    const named = (message as { model?: unknown }).model;
+    const model = typeof named === "string" && named !== "" ? named : undefined;
     if (this.#snapshot) {
       try {
         this.#snapshot = withOutcome(
@@ -329,6 +331,9 @@ export class PiContinuation {
             injected,
             restartCaused: false,
             ...(hostRetried ? { hostRetried } : {}),
+            // Priced as the runtime will price it, so the preview and the decision agree.
+            ...(model !== undefined ? { model } : {}),
+            costUsd: this.#runtime.costOf(usage, model),
           },
           this.#runtime.limits.tokenMode,
         );
@@ -338,7 +343,14 @@ export class PiContinuation {
       }
     }
     void this.#enqueue((scope) =>
-      this.#runtime.turnEnded(scope, { turnId, stopReason, usage, injected, hostRetried }),
+      this.#runtime.turnEnded(scope, {
+        turnId,
+        stopReason,
+        usage,
+        injected,
+        hostRetried,
+        ...(model !== undefined ? { model } : {}),
+      }),
     );
     return undefined;
   }
@@ -452,7 +464,12 @@ export class PiContinuation {
     // pi 0.73 does not: a nudge for a failing check could not be queued once
     // the run has ended, so one is queued at once, and `context` withdraws it
     // if the check passes.
-    if (preview !== null && (preview.action === "inject" || preview.check)) {
+    // Advise mode queues nothing ahead: the decision below is recorded, never delivered.
+    if (
+      preview !== null &&
+      this.#runtime.mode !== "advise" &&
+      (preview.action === "inject" || preview.check)
+    ) {
       const id = randomUUID();
       const command = this.#runtime.verify?.settings.command ?? "";
       this.#options.queueFollowUp({

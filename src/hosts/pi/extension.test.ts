@@ -94,6 +94,16 @@ describe("the pi extension", () => {
     });
   });
 
+  it("advise mode queues no nudge at turn_end; the decision is logged as advise", async () => {
+    const { pi, store } = await start({ mode: "advise" });
+    await pi.emit("input", { text: "Do the work", source: "interactive" });
+    await pi.callTool("todo_write", init("Parse", "Render"));
+    await modelCall(pi, [{ role: "user", content: "Do the work" }], assistant("stop"));
+    await pi.emit("context", { messages: [] }); // settles the queued decision
+    expect(pi.sent).toEqual([]);
+    expect((await store.readLog(scope)).at(-1)).toMatchObject({ action: "inject", advise: true });
+  });
+
   it("queues nothing when the list is done, and logs why", async () => {
     const { pi, store } = await start();
     await pi.emit("input", { text: "go", source: "interactive" });

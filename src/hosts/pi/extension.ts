@@ -38,6 +38,8 @@ export interface PiExtensionOptions {
   dialect?: DialectName;
   /** Overrides on top of the preset's limits; each wins over the project config's. */
   limits?: Partial<Limits>;
+  /** `advise`: decisions are logged, nothing is queued (the project file's `mode` wins). */
+  mode?: RuntimeOptions["mode"];
   /**
    * Read the project config (`todo-continuation.config.json`) for pi's
    * folder: its preset and limits, and its `verify` once trusted. Re-read
@@ -110,6 +112,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       dialect,
       ...(preset ? { preset } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.mode ? { mode: options.mode } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(options.onDecision ? { onDecision: options.onDecision } : {}),
     });
@@ -168,6 +171,10 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
             limits,
             verify:
               file.verify === null ? null : { settings: file.verify, cwd: watcher.cwd, cacheDir },
+            ...((file.mode ?? options.mode) !== undefined
+              ? { mode: file.mode ?? options.mode }
+              : {}),
+            ...(file.prices !== undefined ? { prices: file.prices } : {}),
           });
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);

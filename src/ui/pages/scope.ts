@@ -183,6 +183,14 @@ ${
         "Confirm: stop nudging",
       )
 }
+<details class="action"><summary>Raise the budget…</summary>
+<form method="post" action="${link(ctx, "/scope/raise", { key: row.key })}">
+<input type="hidden" name="token" value="${ctx.token}">
+<label for="add">Add to the open episode (as <code>resume --add</code>): <code>nudges=10,tokens=200k,time=30m,cost=2.50</code></label>
+<input id="add" name="add" type="text" required value="nudges=10" spellcheck="false">
+<p>Lifts a stop and an out-of-budget or stagnation stop; the next real user message starts a fresh episode without it.</p>
+<button type="submit" name="confirm" value="yes">Confirm: raise the budget</button>
+</form></details>
 ${actionForm(ctx, row.key, "clear", "Clear the list…", "Remove every item and phase? The agent is told at its next turn; the decision log stays.", "Confirm: clear the list")}
 <details class="action"${draft !== null ? html` open` : ""}><summary>Edit the list…</summary>
 <form method="post" action="${link(ctx, "/scope/edit", { key: row.key })}">
