@@ -13,6 +13,7 @@ import {
 } from "../core/engine/transitions.js";
 import { decideVerification, verifyDue } from "../core/engine/verify.js";
 import { formatRunTime } from "../core/explain/numbers.js";
+import { type Notification, type NotifyEvent, notificationsFor } from "../core/notify/events.js";
 import {
   estimateTokens,
   renderNudge,
@@ -81,6 +82,19 @@ export interface RuntimeOptions {
    * working tree in `cacheDir`) and a failure nudges. Absent: no check.
    */
   verify?: VerifyOptions;
+  /**
+   * Notifications (a trusted config's `notify`): the events a decision
+   * raises are recorded as sent in the state it persists, then handed to
+   * `send`, at most once per event per episode. Absent: none.
+   */
+  notify?: RuntimeNotify | null;
+}
+
+/** Where the runtime hands notifications (see `createNotifier` in `notify/notifier.ts`). */
+export interface RuntimeNotify {
+  events: readonly NotifyEvent[];
+  /** Called after the state that records them is persisted; must return at once and never throw. */
+  send(scope: Scope, notifications: Notification[]): void;
 }
 
 export interface VerifyOptions {
@@ -182,6 +196,7 @@ export class ContinuationRuntime {
   #limits: Limits;
   #nudgeStyle: NudgeStyle;
   #verify: VerifyOptions | null;
+  #notify: RuntimeNotify | null;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -193,6 +208,7 @@ export class ContinuationRuntime {
     this.#now = options.now ?? Date.now;
     this.#onDecision = options.onDecision;
     this.#verify = options.verify ?? null;
+    this.#notify = options.notify ?? null;
   }
 
   get preset(): Preset {
@@ -220,6 +236,8 @@ export class ContinuationRuntime {
   reconfigure(
     options: Pick<RuntimeOptions, "preset" | "limits" | "nudgeStyle"> & {
       verify?: VerifyOptions | null;
+      /** Left as it is when absent (hosts that do not notify never pass it). */
+      notify?: RuntimeNotify | null;
     },
   ): void {
     const preset = resolvePreset(options.preset);
@@ -228,6 +246,7 @@ export class ContinuationRuntime {
     this.#limits = limits;
     this.#nudgeStyle = options.nudgeStyle ?? preset.nudgeStyle;
     this.#verify = options.verify ?? null;
+    if (options.notify !== undefined) this.#notify = options.notify;
   }
 
   now(): number {
@@ -481,7 +500,8 @@ export class ContinuationRuntime {
     const verify = options.verify === undefined ? this.#verify : options.verify;
     const check = await this.#checkIfDue(scope, signals, outcome, verify);
     const now = this.#now();
-    const { decision, nudge, entry } = await this.store.transact(scope, (stored) => {
+    const notify = this.#notify;
+    const { decision, nudge, entry, notifications } = await this.store.transact(scope, (stored) => {
       const snap =
         outcome === undefined
           ? stored
@@ -490,9 +510,36 @@ export class ContinuationRuntime {
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       const note = made.due === "finished" || made.due === "with-nudge" ? checkNote(check) : null;
       if (note !== null) entry.note = note;
-      return { state: made.decision.state, log: [entry], result: { ...made, entry } };
+      // Persist before deliver: the events are recorded as sent in this very write.
+      const notified =
+        notify === null
+          ? { notifications: [], state: made.decision.state }
+          : notificationsFor({
+              decision: made.decision,
+              before: snap.state,
+              summary: made.summary,
+              limits: this.limits,
+              now,
+              wanted: notify.events,
+            });
+      if (notified.notifications.length > 0) {
+        const sent = `notified: ${notified.notifications.map((n) => n.event).join(", ")}`;
+        entry.note = entry.note === undefined ? sent : `${entry.note}; ${sent}`;
+      }
+      return {
+        state: notified.state,
+        log: [entry],
+        result: { ...made, entry, notifications: notified.notifications },
+      };
     });
     this.#onDecision?.(scope, entry);
+    if (notify !== null && notifications.length > 0) {
+      try {
+        notify.send(scope, notifications);
+      } catch {
+        // A notifier's fault never fails the stop it reports.
+      }
+    }
     if (decision.action === "skip") return { action: "skip", reason: decision.reason };
     if (nudge === null) throw new Error("runIdle: an inject decision rendered no nudge");
     try {

@@ -1,5 +1,6 @@
 import { effectiveConfig, type Sourced } from "../../config/effective.js";
 import { findProjectConfig } from "../../config/load.js";
+import { notifyUntrustedNotice } from "../../config/notify.js";
 import { trustStatus } from "../../config/trust.js";
 import { ConfigError } from "../../config/validate.js";
 import type { CommandSpec } from "../command.js";
@@ -76,9 +77,15 @@ export function projectTrustHint(
 ): string | null {
   try {
     const loaded = findProjectConfig(cwd, env.HOME);
-    if (loaded?.config.verify === undefined) return null;
+    if (loaded === null) return null;
+    const { verify, notify } = loaded.config;
+    if (verify === undefined && notify === undefined) return null;
     const status = trustStatus(loaded, { env, home: env.HOME });
-    return status.trusted ? null : `verify: ${trustLine(status, loaded.path)}`;
+    if (status.trusted) return null;
+    const lines: string[] = [];
+    if (verify !== undefined) lines.push(`verify: ${trustLine(status, loaded.path)}`);
+    if (notify !== undefined) lines.push(notifyUntrustedNotice(status.why, loaded.path));
+    return lines.join("\n  ");
   } catch (error) {
     return `verify: the project config cannot be used: ${error instanceof Error ? error.message : String(error)}`;
   }
