@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { projectSettings } from "../config/project.js";
 import type { Limits, PresetName, SkipReason } from "../core/types.js";
+import { notifyLogPath } from "../notify/log.js";
+import { createNotifier, type Notifier } from "../notify/notifier.js";
 import type { VerifyOptions } from "../runtime/runtime.js";
 import { ignoreStoreFolder } from "../store/file/self-ignore.js";
 
@@ -18,6 +20,8 @@ export interface HookProject {
   limits?: Partial<Limits>;
   /** The check, ready for the runtime; absent without a trusted `verify`. */
   verify?: VerifyOptions;
+  /** Notifications, ready for the runtime; absent without a trusted `notify`. */
+  notify?: Notifier;
   /** The file does not validate (the message names the file and the field): no nudge. */
   problem: string | null;
   /** A line for stderr: a `verify` waiting for `todo-continuation trust`. */
@@ -34,6 +38,13 @@ export interface HookProjectInput {
   env: Record<string, string | undefined>;
   /** The hook command's `--preset`, which wins over the file's. */
   presetFlag?: string | undefined;
+  /** The host, as notifications name it (`claude-code`, ...). */
+  host?: string;
+  /**
+   * How notifications go out: `detached` (default) for a process per event,
+   * which must not wait for a receiver; `in-process` for a long-lived host.
+   */
+  notifyMode?: "detached" | "in-process";
 }
 
 /** The folder inside the store folder that holds the check's cached results and lock. */
@@ -49,7 +60,10 @@ export function loadHookProject(input: HookProjectInput): HookProject {
     ...(input.presetFlag !== undefined ? { presetFlag: input.presetFlag } : {}),
   });
   if (settings.problem !== null) return { problem: settings.problem, notice: settings.notice };
-  const out: HookProject = { problem: null, notice: settings.notice };
+  const out: HookProject = {
+    problem: null,
+    notice: [settings.notice, settings.notifyNotice].filter((n) => n != null).join("; ") || null,
+  };
   if (settings.preset !== undefined) out.preset = settings.preset;
   if (settings.limits !== undefined) out.limits = settings.limits;
   if (settings.verify !== null) {
@@ -58,6 +72,16 @@ export function loadHookProject(input: HookProjectInput): HookProject {
       cwd: input.projectDir,
       cacheDir: join(input.storeRoot, VERIFY_CACHE_FOLDER),
     };
+  }
+  if (settings.notify != null) {
+    out.notify = createNotifier({
+      settings: settings.notify,
+      host: input.host ?? "unknown",
+      projectDir: input.projectDir,
+      log: notifyLogPath(input.storeRoot),
+      env: input.env,
+      mode: input.notifyMode ?? "detached",
+    });
   }
   return out;
 }
