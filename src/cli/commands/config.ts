@@ -1,6 +1,6 @@
 import { effectiveConfig, type Sourced } from "../../config/effective.js";
 import { findProjectConfig } from "../../config/load.js";
-import { notifyUntrustedNotice } from "../../config/notify.js";
+import { notifyUntrustedNotice, resolveNotify } from "../../config/notify.js";
 import { trustStatus } from "../../config/trust.js";
 import { ConfigError } from "../../config/validate.js";
 import type { CommandSpec } from "../command.js";
@@ -45,8 +45,10 @@ export const configCommand: CommandSpec = {
     }
     const trust =
       loaded === null ? null : trustStatus(loaded, { env: ctx.io.env, home: ctx.io.env.HOME });
+    const notifyFile = loaded?.config.notify;
+    const notify = notifyFile === undefined ? null : resolveNotify(notifyFile);
     if (ctx.global.json) {
-      ctx.json({ ...effective, trust });
+      ctx.json({ ...effective, notify, trust });
       return 0;
     }
     ctx.out(
@@ -61,6 +63,14 @@ export const configCommand: CommandSpec = {
     } else {
       ctx.out("verify:");
       for (const [key, value] of Object.entries(effective.verify)) ctx.out(show(key, value));
+    }
+    if (notify === null || notifyFile === undefined) ctx.out("notify: none");
+    else {
+      ctx.out("notify:");
+      for (const [key, value] of Object.entries(notify)) {
+        const given = (notifyFile as Record<string, unknown>)[key] !== undefined;
+        if (value !== null) ctx.out(show(key, { value, source: given ? "file" : "default" }));
+      }
     }
     return 0;
   },
