@@ -9,10 +9,16 @@ export interface Received {
 }
 
 /** A real HTTP receiver on 127.0.0.1 that records every request; `delayMs` answers late. */
-export async function startReceiver(
-  options: { status?: number; delayMs?: number } = {},
-): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
+export async function startReceiver(options: { status?: number; delayMs?: number } = {}): Promise<{
+  url: string;
+  received: Received[];
+  /** Requests answered so far (a slow receiver answers `delayMs` after receiving). */
+  answered: () => number;
+  close(): Promise<void>;
+  server: Server;
+}> {
   const received: Received[] = [];
+  let answered = 0;
   const server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -24,6 +30,7 @@ export async function startReceiver(
       const answer = () => {
         res.statusCode = options.status ?? 204;
         res.end();
+        answered += 1;
       };
       if (options.delayMs === undefined) answer();
       else setTimeout(answer, options.delayMs).unref();
@@ -34,6 +41,7 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
+    answered: () => answered,
     server,
     close: () =>
       new Promise<void>((resolve) => {
