@@ -152,10 +152,24 @@ describe("notificationsFor: one rule per event", () => {
     );
   });
 
-  it("not done: a list finished before the user spoke, an empty list, or an unknown start", () => {
+  it("done: a list written and finished within the user's turn (nothing open when the user spoke)", () => {
+    const finished = summaryOf("completed", "cancelled");
+    const fresh = stateWith({
+      userTurnFingerprint: summaryOf().fingerprint,
+      lastUserTurnAt: NOW - 9,
+    });
+    expect(run(skip("no-incomplete-todos", fresh), fresh, finished).notifications[0]?.event).toBe(
+      "done",
+    );
+  });
+
+  it("not done: nothing completed, or an unknown start", () => {
     const finished = summaryOf("completed");
-    const already = stateWith({ userTurnFingerprint: finished.fingerprint });
-    expect(run(skip("no-incomplete-todos", already), already, finished).notifications).toEqual([]);
+    const cancelledOnly = stateWith({ userTurnFingerprint: summaryOf().fingerprint });
+    expect(
+      run(skip("no-incomplete-todos", cancelledOnly), cancelledOnly, summaryOf("cancelled"))
+        .notifications,
+    ).toEqual([]);
     const unknown = stateWith({});
     expect(run(skip("no-incomplete-todos", unknown), unknown, finished).notifications).toEqual([]);
     expect(

@@ -1,3 +1,5 @@
+import { emptyList } from "../todo/model.js";
+import { summarize } from "../todo/summary.js";
 import type {
   CheckResult,
   ContinuationState,
@@ -127,15 +129,22 @@ export function eventOf(input: Omit<NotifyInput, "wanted" | "now">): NotifyEvent
   return null;
 }
 
+/** The fingerprint of a list with no open item (empty, or all finished). */
+let nothingOpen: string | null = null;
+
 /**
- * "Every item completed after work": an episode ran, or the list had open
- * items when the user last spoke. A list that was already finished when the
- * user spoke is not news.
+ * "Every item completed after work": an episode ran, or the list the user
+ * last spoke to differs from the finished one (it had open items, or none
+ * at all: a list written and finished in one turn counts). A list already
+ * finished when the user spoke looks like an empty one, so it counts too,
+ * once per user turn; an unknown start (no user turn recorded) does not.
  */
 function workedOn(before: ContinuationState, summary: TodoSummary): boolean {
   if (before.episode !== null) return true;
   const atUserTurn = before.userTurnFingerprint ?? null;
-  return atUserTurn !== null && atUserTurn !== summary.fingerprint;
+  if (atUserTurn === null) return false;
+  nothingOpen ??= summarize(emptyList()).fingerprint;
+  return atUserTurn !== summary.fingerprint || atUserTurn === nothingOpen;
 }
 
 function limitOf(decision: Decision, limits: Limits, now: number): NotifyLimit | null {
