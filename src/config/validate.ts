@@ -130,6 +130,18 @@ export function validateConfig(raw: unknown, file: string): ProjectConfig {
   return config;
 }
 
+/** A time limit in milliseconds: an integer from `min` to `max`, or an error naming the field. */
+function millis(file: string, field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(
+      file,
+      field,
+      `must be an integer from ${min} to ${max} (milliseconds), got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
 function validateNotify(raw: unknown, file: string): NotifyConfig {
   if (!isRecord(raw)) {
     throw new ConfigError(
@@ -176,19 +188,13 @@ function validateNotify(raw: unknown, file: string): NotifyConfig {
     notify.events = [...events] as NotifyEvent[];
   }
   if (timeoutMs !== undefined) {
-    if (
-      typeof timeoutMs !== "number" ||
-      !Number.isSafeInteger(timeoutMs) ||
-      timeoutMs < MIN_NOTIFY_TIMEOUT_MS ||
-      timeoutMs > MAX_NOTIFY_TIMEOUT_MS
-    ) {
-      throw new ConfigError(
-        file,
-        "notify.timeoutMs",
-        `must be an integer from ${MIN_NOTIFY_TIMEOUT_MS} to ${MAX_NOTIFY_TIMEOUT_MS} (milliseconds), got ${describeValue(timeoutMs)}`,
-      );
-    }
-    notify.timeoutMs = timeoutMs;
+    notify.timeoutMs = millis(
+      file,
+      "notify.timeoutMs",
+      timeoutMs,
+      MIN_NOTIFY_TIMEOUT_MS,
+      MAX_NOTIFY_TIMEOUT_MS,
+    );
   }
   return notify;
 }
@@ -238,19 +244,13 @@ function validateVerify(raw: unknown, file: string): NonNullable<ProjectConfig["
   }
   const verify: NonNullable<ProjectConfig["verify"]> = { command };
   if (timeoutMs !== undefined) {
-    if (
-      typeof timeoutMs !== "number" ||
-      !Number.isSafeInteger(timeoutMs) ||
-      timeoutMs < MIN_VERIFY_TIMEOUT_MS ||
-      timeoutMs > MAX_VERIFY_TIMEOUT_MS
-    ) {
-      throw new ConfigError(
-        file,
-        "verify.timeoutMs",
-        `must be an integer from ${MIN_VERIFY_TIMEOUT_MS} to ${MAX_VERIFY_TIMEOUT_MS} (milliseconds), got ${describeValue(timeoutMs)}`,
-      );
-    }
-    verify.timeoutMs = timeoutMs;
+    verify.timeoutMs = millis(
+      file,
+      "verify.timeoutMs",
+      timeoutMs,
+      MIN_VERIFY_TIMEOUT_MS,
+      MAX_VERIFY_TIMEOUT_MS,
+    );
   }
   if (when !== undefined) {
     if (typeof when !== "string" || !(VERIFY_WHEN as readonly string[]).includes(when)) {

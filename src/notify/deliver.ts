@@ -16,6 +16,18 @@ export interface DeliveryResult {
 
 const TAIL_CHARS = 500;
 
+/** Starts the clock for one delivery; the returned function makes its result. */
+function resultFor(target: DeliveryResult["target"]) {
+  const started = Date.now();
+  return (ok: boolean, status: number | null, error: string | null): DeliveryResult => ({
+    target,
+    ok,
+    status,
+    error,
+    ms: Date.now() - started,
+  });
+}
+
 function tail(text: string): string {
   const t = text.trim();
   return t.length > TAIL_CHARS ? `...${t.slice(-TAIL_CHARS)}` : t;
@@ -31,14 +43,7 @@ export function runNotifyCommand(
   payload: NotifyPayload,
   options: { timeoutMs: number; env: Record<string, string | undefined> },
 ): Promise<DeliveryResult> {
-  const started = Date.now();
-  const done = (ok: boolean, status: number | null, error: string | null): DeliveryResult => ({
-    target: "command",
-    ok,
-    status,
-    error,
-    ms: Date.now() - started,
-  });
+  const done = resultFor("command");
   return new Promise((resolve) => {
     const [file, ...args] = typeof command === "string" ? [command] : command;
     const cwd =
@@ -99,14 +104,7 @@ export async function postWebhook(
   payload: NotifyPayload,
   options: { timeoutMs: number },
 ): Promise<DeliveryResult> {
-  const started = Date.now();
-  const result = (ok: boolean, status: number | null, error: string | null): DeliveryResult => ({
-    target: "webhook",
-    ok,
-    status,
-    error,
-    ms: Date.now() - started,
-  });
+  const result = resultFor("webhook");
   try {
     const response = await fetch(url, {
       method: "POST",

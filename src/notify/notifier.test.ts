@@ -10,7 +10,7 @@ import type { Scope } from "../core/types.js";
 import { ContinuationRuntime, type RuntimeNotify } from "../runtime/runtime.js";
 import { transpileForChild } from "../store/file/test-support/transpile.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
-import { createNotifier } from "./notifier.js";
+import { createNotifier, type NotifierOptions } from "./notifier.js";
 import { samplePayload } from "./payload.js";
 import { startReceiver, waitFor } from "./test-support/receiver.js";
 
@@ -40,6 +40,18 @@ function settings(overrides: Partial<NotifySettings>): NotifySettings {
     timeoutMs: 5_000,
     ...overrides,
   };
+}
+
+function notifierFor(
+  overrides: Partial<NotifySettings>,
+  options: Pick<NotifierOptions, "projectDir" | "log" | "mode" | "childScript">,
+) {
+  return createNotifier({
+    settings: settings(overrides),
+    host: "test",
+    env: process.env,
+    ...options,
+  });
 }
 
 /** A runtime whose budget is one nudge: the second stop runs out of it. */
@@ -73,14 +85,10 @@ describe("the runtime with an in-process notifier", () => {
     const receiver = await startReceiver();
     const log = join(scratch, "in-process.log");
     try {
-      const notifier = createNotifier({
-        settings: settings({ webhook: receiver.url }),
-        host: "test",
-        projectDir: scratch,
-        log,
-        env: process.env,
-        mode: "in-process",
-      });
+      const notifier = notifierFor(
+        { webhook: receiver.url },
+        { projectDir: scratch, log, mode: "in-process" },
+      );
       let recordedFirst = false;
       const { store, stop } = await outOfBudgetRun({
         events: notifier.events,
@@ -121,14 +129,10 @@ describe("the runtime with an in-process notifier", () => {
   it("events left out of the config are not sent", async () => {
     const receiver = await startReceiver();
     try {
-      const notifier = createNotifier({
-        settings: settings({ webhook: receiver.url, events: ["done"] }),
-        host: "test",
-        projectDir: null,
-        log: null,
-        env: process.env,
-        mode: "in-process",
-      });
+      const notifier = notifierFor(
+        { webhook: receiver.url, events: ["done"] },
+        { projectDir: null, log: null, mode: "in-process" },
+      );
       const { stop } = await outOfBudgetRun(notifier);
       await stop();
       await stop();
@@ -143,14 +147,10 @@ describe("the runtime with an in-process notifier", () => {
     const receiver = await startReceiver({ status: 503 });
     const log = join(scratch, "failing.log");
     try {
-      const notifier = createNotifier({
-        settings: settings({ webhook: receiver.url }),
-        host: "test",
-        projectDir: null,
-        log,
-        env: process.env,
-        mode: "in-process",
-      });
+      const notifier = notifierFor(
+        { webhook: receiver.url },
+        { projectDir: null, log, mode: "in-process" },
+      );
       const { stop } = await outOfBudgetRun(notifier);
       await stop();
       expect((await stop()).action).toBe("skip");
@@ -174,15 +174,10 @@ describe("the runtime with a detached notifier (hook processes)", () => {
     const receiver = await startReceiver({ delayMs: 3_000 });
     const log = join(scratch, "detached.log");
     try {
-      const notifier = createNotifier({
-        settings: settings({ webhook: receiver.url }),
-        host: "test",
-        projectDir: scratch,
-        log,
-        env: process.env,
-        mode: "detached",
-        childScript: child.file,
-      });
+      const notifier = notifierFor(
+        { webhook: receiver.url },
+        { projectDir: scratch, log, mode: "detached", childScript: child.file },
+      );
       const { stop } = await outOfBudgetRun(notifier);
       await stop();
       expect((await stop()).action).toBe("skip");
@@ -206,15 +201,15 @@ describe("the runtime with a detached notifier (hook processes)", () => {
 
   it("a real command writes the payload to a file from the detached process", async () => {
     const out = join(scratch, "from-command.json");
-    const notifier = createNotifier({
-      settings: settings({ command: `cat > ${out}.tmp && mv ${out}.tmp ${out}` }),
-      host: "test",
-      projectDir: scratch,
-      log: join(scratch, "command.log"),
-      env: process.env,
-      mode: "detached",
-      childScript: child.file,
-    });
+    const notifier = notifierFor(
+      { command: `cat > ${out}.tmp && mv ${out}.tmp ${out}` },
+      {
+        projectDir: scratch,
+        log: join(scratch, "command.log"),
+        mode: "detached",
+        childScript: child.file,
+      },
+    );
     const { stop } = await outOfBudgetRun(notifier);
     await stop();
     await stop();
@@ -233,15 +228,10 @@ describe("the runtime with a detached notifier (hook processes)", () => {
 
   it("a missing delivery script is logged, never thrown", async () => {
     const log = join(scratch, "missing.log");
-    const notifier = createNotifier({
-      settings: settings({ command: "true" }),
-      host: "test",
-      projectDir: null,
-      log,
-      env: process.env,
-      mode: "detached",
-      childScript: null,
-    });
+    const notifier = notifierFor(
+      { command: "true" },
+      { projectDir: null, log, mode: "detached", childScript: null },
+    );
     const { stop } = await outOfBudgetRun(notifier);
     await stop();
     expect((await stop()).action).toBe("skip");

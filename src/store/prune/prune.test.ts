@@ -27,6 +27,9 @@ const RECENT = session("recent");
 const OLD_OPEN = session("old-open");
 const OLD_PARKED = session("old-parked");
 
+const COUNTS = { autoTurns: 0, tokens: 0, stagnation: 0, actionable: 0, blocked: 0 };
+const NO_NUDGE = { nudgeChars: null, nudgeTokens: null };
+
 function entry(
   at: number,
   action: DecisionLogEntry["action"],
@@ -37,13 +40,8 @@ function entry(
     action,
     reason: action === "skip" ? "no-incomplete-todos" : null,
     episodeId,
-    autoTurns: 0,
-    tokens: 0,
-    stagnation: 0,
-    actionable: 0,
-    blocked: 0,
-    nudgeChars: null,
-    nudgeTokens: null,
+    ...COUNTS,
+    ...NO_NUDGE,
     trigger: "stop-hook",
   };
 }

@@ -8,19 +8,14 @@ import {
   waitFor,
 } from "../../../src/notify/test-support/receiver.js";
 import { REPO_ROOT } from "../support/host-cache.js";
-import {
-  messageText,
-  type OpenAiServer,
-  startOpenAiServer,
-  textReply,
-  toolCallReply,
-} from "../support/openai-server.js";
+import { type OpenAiServer, textReply, toolCallReply } from "../support/openai-server.js";
 import {
   type OpenCodeProject,
   type OpenCodeServer,
   pluginLog,
   prepareProject,
   startOpenCode,
+  startTitledModel,
   waitForDecision,
 } from "./opencode-host.js";
 
@@ -37,13 +32,7 @@ const write = (...todos: ReturnType<typeof todo>[]) => toolCallReply("todowrite"
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  model = await startOpenAiServer({
-    intercept: (request) =>
-      messageText(request.body.messages[0]).includes("title generator")
-        ? textReply("A title")
-        : undefined,
-    fallback: textReply("I have nothing more to add."),
-  });
+  model = await startTitledModel();
   project = await prepareProject({
     modelBaseURL: model.baseURL,
     pluginOptions: { countdownMs: 0 },
