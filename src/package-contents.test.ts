@@ -85,6 +85,9 @@ describe("the packed package", () => {
       manifest.types,
       ...Object.values(manifest.bin),
       "schema/config.schema.json",
+      "schema/notify-payload.schema.json",
+      // The detached process hooks hand notifications to.
+      "dist/notify/child.js",
     ];
     expect(wanted.filter((path) => !files.has(packed(path)))).toEqual([]);
   });

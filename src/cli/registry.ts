@@ -10,6 +10,8 @@ import { listCommand } from "./commands/list.js";
 import { logCommand } from "./commands/log.js";
 import { mcpCommand } from "./commands/mcp-command.js";
 import { migrateCommand } from "./commands/migrate.js";
+import { notifyCommand } from "./commands/notify.js";
+import { pruneCommand } from "./commands/prune.js";
 import { showCommand } from "./commands/show.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { resumeCommand, stopCommand } from "./commands/stop.js";
@@ -35,6 +37,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   doctorCommand,
   configCommand,
   trustCommand,
+  notifyCommand,
+  pruneCommand,
   mcpCommand,
   migrateCommand,
   demoCommand,

@@ -2,6 +2,7 @@ import type { PartialPrice } from "../core/cost/price.js";
 import type { ContinuationMode, Limits, PresetName, VerifySettings } from "../core/types.js";
 import { effectiveConfig, plainVerify } from "./effective.js";
 import { findProjectConfig, type LoadedConfig } from "./load.js";
+import { type NotifySettings, notifyUntrustedNotice, resolveNotify } from "./notify.js";
 import { type TrustStatus, trustStatus } from "./trust.js";
 
 /**
@@ -23,6 +24,10 @@ export interface ProjectSettings {
   prices?: Record<string, PartialPrice>;
   /** The check to run; null without a `verify`, or while the file is not trusted. */
   verify: VerifySettings | null;
+  /** Where to send notifications; null without a `notify`, or while the file is not trusted. */
+  notify?: NotifySettings | null;
+  /** A `notify` that waits for `todo-continuation trust`; null otherwise. */
+  notifyNotice?: string | null;
   /** Null without a file. */
   trust: TrustStatus | null;
   /**
@@ -89,6 +94,9 @@ export function projectSettings(cwd: string, options: ProjectSettingsOptions): P
     return {
       ...fileValues(loaded, options.presetFlag),
       verify: null,
+      ...(loaded.config.notify === undefined
+        ? {}
+        : { notify: null, notifyNotice: `notify not sent: ${message}` }),
       trust,
       problem: null,
       notice: loaded.config.verify === undefined ? null : `verify not run: ${message}`,
@@ -96,9 +104,16 @@ export function projectSettings(cwd: string, options: ProjectSettingsOptions): P
   }
   const verifyConfigured = loaded.config.verify !== undefined;
   const verify = trust.trusted ? plainVerify(effectiveConfig(loaded)) : null;
+  const notify = loaded.config.notify;
   return {
     ...fileValues(loaded, options.presetFlag),
     verify,
+    // A notify can run a command on this machine: it obeys the same trust as verify.
+    ...(notify === undefined
+      ? {}
+      : trust.trusted
+        ? { notify: resolveNotify(notify), notifyNotice: null }
+        : { notify: null, notifyNotice: notifyUntrustedNotice(trust.why, loaded.path) }),
     trust,
     problem: null,
     notice: verifyConfigured ? untrustedNotice(trust, loaded.path) : null,

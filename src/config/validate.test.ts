@@ -95,6 +95,43 @@ const pricesArb = fc.oneof(
   ),
   anyValue,
 );
+const notifyValue = fc.oneof(
+  anyValue,
+  fc.constantFrom(
+    "http://127.0.0.1:8080/hook",
+    "https://example.test/x?y=1",
+    "http://",
+    "ftp://example.test/",
+    "http://host with space/",
+    "https://h/a b",
+    "done",
+    "stopped",
+    "needs-input",
+    "out-of-budget",
+    "verify-failed",
+    99,
+    100,
+    60_000,
+    60_001,
+  ),
+  fc.array(
+    fc.oneof(fc.constantFrom("done", "stopped", "verify-failed", "x", "", " "), fc.string()),
+    { maxLength: 4 },
+  ),
+);
+const notifyArb = fc.oneof(
+  fc.record(
+    {
+      command: notifyValue,
+      webhook: notifyValue,
+      events: notifyValue,
+      timeoutMs: notifyValue,
+      extra: notifyValue,
+    },
+    { requiredKeys: [] },
+  ),
+  anyValue,
+);
 const configArb = fc.oneof(
   {
     weight: 6,
@@ -109,6 +146,7 @@ const configArb = fc.oneof(
         limits: fc.oneof(limitsArb, anyValue),
         prices: pricesArb,
         verify: verifyArb,
+        notify: notifyArb,
         verfy: anyValue,
       },
       { requiredKeys: [] },
@@ -181,7 +219,7 @@ describe("validateConfig errors name the file and the field", () => {
     [[], /^cfg\.json: \(document\) must be a JSON object, got an array$/],
     [
       { verfy: {} },
-      /^cfg\.json: verfy is not a known field; known fields: \$schema, preset, mode, limits, prices, verify$/,
+      /^cfg\.json: verfy is not a known field; known fields: \$schema, preset, mode, limits, prices, verify, notify$/,
     ],
     [
       { preset: "fast" },
@@ -246,5 +284,40 @@ describe("validateConfig errors name the file and the field", () => {
       verify: { command: "npm test", timeoutMs: 300_000, when: "every-stop" },
     };
     expect(validateConfig(doc, "cfg.json")).toEqual(doc);
+  });
+});
+
+describe("notify", () => {
+  const ok = (notify: unknown) => validateConfig({ notify }, "cfg.json").notify;
+  const bad = (notify: unknown) => () => validateConfig({ notify }, "cfg.json");
+
+  it("takes a shell command, an argument list, a webhook, events and a time limit", () => {
+    expect(ok({ command: "notify-send done" })).toEqual({ command: "notify-send done" });
+    expect(
+      ok({
+        command: ["node", "hook.js"],
+        webhook: "http://127.0.0.1:9/x",
+        events: ["done", "out-of-budget"],
+        timeoutMs: 2_000,
+      }),
+    ).toEqual({
+      command: ["node", "hook.js"],
+      webhook: "http://127.0.0.1:9/x",
+      events: ["done", "out-of-budget"],
+      timeoutMs: 2_000,
+    });
+  });
+
+  it("names the field that is wrong", () => {
+    expect(bad({})).toThrow(/cfg\.json: notify needs a command or a webhook/);
+    expect(bad({ webhook: "ftp://x/" })).toThrow(/notify\.webhook must be an http/);
+    expect(bad({ webhook: "http://x/", events: ["finished"] })).toThrow(/notify\.events must be/);
+    expect(bad({ webhook: "http://x/", events: ["done", "done"] })).toThrow(/notify\.events/);
+    expect(bad({ webhook: "http://x/", timeoutMs: 50 })).toThrow(/notify\.timeoutMs .* got 50/);
+    expect(bad({ command: [] })).toThrow(/notify\.command/);
+    expect(bad({ command: "  " })).toThrow(/notify\.command/);
+    expect(bad({ webhook: "http://x/", retries: 3 })).toThrow(
+      /notify\.retries is not a known field/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { describeValue, LIMIT_KEYS, limitProblem } from "../core/engine/limits.js";
 import { PRESET_NAMES } from "../core/engine/presets.js";
+import { NOTIFY_EVENTS, type NotifyEvent } from "../core/notify/events.js";
 import type {
   ContinuationMode,
   Limits,
@@ -42,7 +43,27 @@ export interface ProjectConfig {
   /** USD per million tokens by model, over the package's own table. */
   prices?: Record<string, PriceInput>;
   verify?: { command: string; timeoutMs?: number; when?: VerifyWhen };
+  notify?: NotifyConfig;
 }
+
+/** `notify` as written: where to send which events (see docs/notify.md). */
+export interface NotifyConfig {
+  /** A shell command (string) or a program and its arguments (array); gets the payload on stdin. */
+  command?: string | string[];
+  /** An http(s) URL the payload is POSTed to. */
+  webhook?: string;
+  events?: NotifyEvent[];
+  timeoutMs?: number;
+}
+
+/** A delivery that states no time limit gets five seconds. */
+export const DEFAULT_NOTIFY_TIMEOUT_MS = 5_000;
+export const MIN_NOTIFY_TIMEOUT_MS = 100;
+export const MAX_NOTIFY_TIMEOUT_MS = 60_000;
+const MAX_WEBHOOK_CHARS = 2_048;
+const MAX_NOTIFY_ARGS = 64;
+/** The same pattern as the schema's: a scheme, a host, then anything without spaces. */
+const WEBHOOK_PATTERN = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/u;
 
 /** A config file that does not validate: the message names the file and the field. */
 export class ConfigError extends Error {
@@ -56,7 +77,8 @@ export class ConfigError extends Error {
   }
 }
 
-const TOP_KEYS = ["$schema", "preset", "mode", "limits", "prices", "verify"] as const;
+const TOP_KEYS = ["$schema", "preset", "mode", "limits", "prices", "verify", "notify"] as const;
+const NOTIFY_KEYS = ["command", "webhook", "events", "timeoutMs"] as const;
 const PRICE_KEYS = [
   "input",
   "output",
@@ -144,6 +166,7 @@ export function validateConfig(raw: unknown, file: string): ProjectConfig {
   }
   if (raw.prices !== undefined) config.prices = validatePrices(raw.prices, file);
   if (raw.verify !== undefined) config.verify = validateVerify(raw.verify, file);
+  if (raw.notify !== undefined) config.notify = validateNotify(raw.notify, file);
   return config;
 }
 
@@ -192,6 +215,97 @@ function validatePrices(raw: unknown, file: string): Record<string, PriceInput> 
   return prices;
 }
 
+/** A time limit in milliseconds: an integer from `min` to `max`, or an error naming the field. */
+function millis(file: string, field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(
+      file,
+      field,
+      `must be an integer from ${min} to ${max} (milliseconds), got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function validateNotify(raw: unknown, file: string): NotifyConfig {
+  if (!isRecord(raw)) {
+    throw new ConfigError(
+      file,
+      "notify",
+      `must be an object such as {"webhook": "http://127.0.0.1:8080/hook"}, got ${describeValue(raw)}`,
+    );
+  }
+  unknownKey(file, "notify", NOTIFY_KEYS, raw);
+  const { command, webhook, events, timeoutMs } = raw;
+  if (command === undefined && webhook === undefined) {
+    throw new ConfigError(file, "notify", "needs a command or a webhook (or both)");
+  }
+  const notify: NotifyConfig = {};
+  if (command !== undefined) notify.command = notifyCommand(command, file);
+  if (webhook !== undefined) {
+    if (
+      typeof webhook !== "string" ||
+      codePoints(webhook) > MAX_WEBHOOK_CHARS ||
+      !WEBHOOK_PATTERN.test(webhook)
+    ) {
+      throw new ConfigError(
+        file,
+        "notify.webhook",
+        `must be an http:// or https:// URL of at most ${MAX_WEBHOOK_CHARS} characters, got ${describeValue(webhook)}`,
+      );
+    }
+    notify.webhook = webhook;
+  }
+  if (events !== undefined) {
+    const known = NOTIFY_EVENTS as readonly unknown[];
+    if (
+      !Array.isArray(events) ||
+      events.length === 0 ||
+      !events.every((e) => known.includes(e)) ||
+      new Set(events).size !== events.length
+    ) {
+      throw new ConfigError(
+        file,
+        "notify.events",
+        `must be a non-empty list of distinct events among ${NOTIFY_EVENTS.map((e) => JSON.stringify(e)).join(", ")}, got ${describeValue(events)}`,
+      );
+    }
+    notify.events = [...events] as NotifyEvent[];
+  }
+  if (timeoutMs !== undefined) {
+    notify.timeoutMs = millis(
+      file,
+      "notify.timeoutMs",
+      timeoutMs,
+      MIN_NOTIFY_TIMEOUT_MS,
+      MAX_NOTIFY_TIMEOUT_MS,
+    );
+  }
+  return notify;
+}
+
+function notifyCommand(raw: unknown, file: string): string | string[] {
+  const text = (value: unknown, blankOk: boolean): value is string =>
+    typeof value === "string" &&
+    value.length > 0 &&
+    (blankOk || /\S/u.test(value)) &&
+    codePoints(value) <= MAX_VERIFY_COMMAND_CHARS;
+  if (text(raw, false)) return raw;
+  if (
+    Array.isArray(raw) &&
+    raw.length >= 1 &&
+    raw.length <= MAX_NOTIFY_ARGS &&
+    raw.every((arg) => text(arg, true))
+  ) {
+    return [...(raw as string[])];
+  }
+  throw new ConfigError(
+    file,
+    "notify.command",
+    `must be a shell command (1 to ${MAX_VERIFY_COMMAND_CHARS} characters, not blank) or a list of 1 to ${MAX_NOTIFY_ARGS} arguments, got ${describeValue(raw)}`,
+  );
+}
+
 function validateVerify(raw: unknown, file: string): NonNullable<ProjectConfig["verify"]> {
   if (!isRecord(raw)) {
     throw new ConfigError(
@@ -215,19 +329,13 @@ function validateVerify(raw: unknown, file: string): NonNullable<ProjectConfig["
   }
   const verify: NonNullable<ProjectConfig["verify"]> = { command };
   if (timeoutMs !== undefined) {
-    if (
-      typeof timeoutMs !== "number" ||
-      !Number.isSafeInteger(timeoutMs) ||
-      timeoutMs < MIN_VERIFY_TIMEOUT_MS ||
-      timeoutMs > MAX_VERIFY_TIMEOUT_MS
-    ) {
-      throw new ConfigError(
-        file,
-        "verify.timeoutMs",
-        `must be an integer from ${MIN_VERIFY_TIMEOUT_MS} to ${MAX_VERIFY_TIMEOUT_MS} (milliseconds), got ${describeValue(timeoutMs)}`,
-      );
-    }
-    verify.timeoutMs = timeoutMs;
+    verify.timeoutMs = millis(
+      file,
+      "verify.timeoutMs",
+      timeoutMs,
+      MIN_VERIFY_TIMEOUT_MS,
+      MAX_VERIFY_TIMEOUT_MS,
+    );
   }
   if (when !== undefined) {
     if (typeof when !== "string" || !(VERIFY_WHEN as readonly string[]).includes(when)) {

@@ -1,6 +1,7 @@
 export * from "./cost/index.js";
 export * from "./dialects/index.js";
 export * from "./engine/index.js";
+export * from "./notify/index.js";
 export * from "./nudge/index.js";
 export * from "./scope/index.js";
 export * from "./todo/model.js";

@@ -262,6 +262,19 @@ export interface ContinuationState {
    * latest verification nudge answered. Absent or null: never verified.
    */
   verify?: VerifyMemory | null;
+  /**
+   * Which notification events were already handed out for the current
+   * episode (or user turn, before an episode opens): written before any is
+   * delivered, so none goes out twice. Absent or null: none sent.
+   */
+  notified?: NotifiedMemory | null;
+}
+
+/** Notification events recorded as sent, per episode (see `core/notify`). */
+export interface NotifiedMemory {
+  /** The episode id, or `turn:<lastUserTurnAt>` before an episode opens. */
+  key: string;
+  events: string[];
 }
 
 // ---------------------------------------------------------------------------

@@ -53,6 +53,19 @@ describe("projectConfigFindings (every host's doctor)", () => {
     expect(found[0]?.message).toContain("the plugin never nudges");
     expect(found[0]?.message).toContain("verify.command");
   });
+
+  it("an untrusted notify is a problem fixed by `todo-continuation trust`; trusted, it says notifications go out", () => {
+    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ notify: { command: "true" } }));
+    const [before] = projectConfigFindings("codex", ctx(), "the hooks allow every stop");
+    expect(before).toMatchObject({ check: "notify", ok: false, fix: "todo-continuation trust" });
+    expect(before?.message).toMatch(/^notify not sent: .* is not trusted/);
+    const loaded = findProjectConfig(repo, home);
+    if (loaded === null) throw new Error("no config");
+    trust(loaded, { env, home, now: 1 });
+    const [after] = projectConfigFindings("codex", ctx(), "the hooks allow every stop");
+    expect(after).toMatchObject({ check: "notify", ok: true });
+    expect(after?.message).toContain("notifications go out");
+  });
 });
 
 describe("verifyFindings: the project's shared watcher", () => {

@@ -83,9 +83,31 @@ export function projectConfigFindings(
       },
     ];
   }
-  if (settings.file === null || projectCheck(ctx.cwd, env).timeoutMs === null) return [];
+  const notify: DoctorFinding[] =
+    settings.notifyNotice != null
+      ? [
+          {
+            host,
+            check: "notify",
+            ok: false,
+            message: settings.notifyNotice,
+            fix: "todo-continuation trust",
+          },
+        ]
+      : settings.notify != null
+        ? [
+            {
+              host,
+              check: "notify",
+              ok: true,
+              message: `notifications go out: ${settings.file} is trusted`,
+            },
+          ]
+        : [];
+  if (settings.file === null || projectCheck(ctx.cwd, env).timeoutMs === null) return notify;
   if (settings.trust?.trusted === true) {
     return [
+      ...notify,
       {
         host,
         check: "verify",
@@ -95,6 +117,7 @@ export function projectConfigFindings(
     ];
   }
   return [
+    ...notify,
     {
       host,
       check: "verify",

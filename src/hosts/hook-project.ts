@@ -4,6 +4,8 @@ import { projectSettings } from "../config/project.js";
 import type { PartialPrice } from "../core/cost/price.js";
 import type { ContinuationMode, Limits, PresetName, SkipReason } from "../core/types.js";
 import type { IdleResult, VerifyOptions } from "../runtime/runtime.js";
+import { notifyLogPath } from "../notify/log.js";
+import { createNotifier, type Notifier } from "../notify/notifier.js";
 import { ignoreStoreFolder } from "../store/file/self-ignore.js";
 import { verifyProject } from "../verify/verify-project.js";
 import { watcherFolder } from "../verify/watcher-paths.js";
@@ -25,6 +27,8 @@ export interface HookProject {
   prices?: Record<string, PartialPrice>;
   /** The check, ready for the runtime; absent without a trusted `verify`. */
   verify?: VerifyOptions;
+  /** Notifications, ready for the runtime; absent without a trusted `notify`. */
+  notify?: Notifier;
   /** The file does not validate (the message names the file and the field): no nudge. */
   problem: string | null;
   /** A line for stderr: a `verify` waiting for `todo-continuation trust`. */
@@ -43,6 +47,13 @@ export interface HookProjectInput {
   presetFlag?: string | undefined;
   /** The hook command's `--mode`, which wins over the file's. */
   modeFlag?: ContinuationMode | undefined;
+  /** The host, as notifications name it (`claude-code`, ...). */
+  host?: string;
+  /**
+   * How notifications go out: `detached` (default) for a process per event,
+   * which must not wait for a receiver; `in-process` for a long-lived host.
+   */
+  notifyMode?: "detached" | "in-process";
 }
 
 /** `TODO_CONTINUATION_VERIFY_WATCHER=0`: hooks neither ask nor start the shared watcher. */
@@ -61,7 +72,10 @@ export function loadHookProject(input: HookProjectInput): HookProject {
     ...(input.presetFlag !== undefined ? { presetFlag: input.presetFlag } : {}),
   });
   if (settings.problem !== null) return { problem: settings.problem, notice: settings.notice };
-  const out: HookProject = { problem: null, notice: settings.notice };
+  const out: HookProject = {
+    problem: null,
+    notice: [settings.notice, settings.notifyNotice].filter((n) => n != null).join("; ") || null,
+  };
   if (settings.preset !== undefined) out.preset = settings.preset;
   if (settings.limits !== undefined) out.limits = settings.limits;
   const mode = input.modeFlag ?? settings.mode;
@@ -79,6 +93,16 @@ export function loadHookProject(input: HookProjectInput): HookProject {
       const watcher = { folder: watcherFolder(input.env) };
       out.verify.check = (options) => verifyProject({ ...options, watcher });
     }
+  }
+  if (settings.notify != null) {
+    out.notify = createNotifier({
+      settings: settings.notify,
+      host: input.host ?? "unknown",
+      projectDir: input.projectDir,
+      log: notifyLogPath(input.storeRoot),
+      env: input.env,
+      mode: input.notifyMode ?? "detached",
+    });
   }
   return out;
 }

@@ -15,6 +15,7 @@ import {
 } from "../core/engine/transitions.js";
 import { decideVerification, verifyDue } from "../core/engine/verify.js";
 import { formatRunTime } from "../core/explain/numbers.js";
+import { type Notification, type NotifyEvent, notificationsFor } from "../core/notify/events.js";
 import {
   estimateTokens,
   renderNudge,
@@ -94,6 +95,19 @@ export interface RuntimeOptions {
   mode?: ContinuationMode;
   /** USD per million tokens by model, over the package's table (for `maxCostUsd`). */
   prices?: Record<string, PartialPrice>;
+  /**
+   * Notifications (a trusted config's `notify`): the events a decision
+   * raises are recorded as sent in the state it persists, then handed to
+   * `send`, at most once per event per episode. Absent: none.
+   */
+  notify?: RuntimeNotify | null;
+}
+
+/** Where the runtime hands notifications (see `createNotifier` in `notify/notifier.ts`). */
+export interface RuntimeNotify {
+  events: readonly NotifyEvent[];
+  /** Called after the state that records them is persisted; must return at once and never throw. */
+  send(scope: Scope, notifications: Notification[]): void;
 }
 
 export interface VerifyOptions {
@@ -206,6 +220,7 @@ export class ContinuationRuntime {
   #verify: VerifyOptions | null;
   #mode: ContinuationMode;
   #prices: PriceTable;
+  #notify: RuntimeNotify | null;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -219,6 +234,7 @@ export class ContinuationRuntime {
     this.#verify = options.verify ?? null;
     this.#mode = checkMode(options.mode);
     this.#prices = priceTable(options.prices);
+    this.#notify = options.notify ?? null;
   }
 
   /** What a turn costs by this runtime's prices: USD, or null when its model has no price. */
@@ -256,6 +272,8 @@ export class ContinuationRuntime {
   reconfigure(
     options: Pick<RuntimeOptions, "preset" | "limits" | "nudgeStyle" | "mode" | "prices"> & {
       verify?: VerifyOptions | null;
+      /** Left as it is when absent (hosts that do not notify never pass it). */
+      notify?: RuntimeNotify | null;
     },
   ): void {
     const preset = resolvePreset(options.preset);
@@ -267,6 +285,7 @@ export class ContinuationRuntime {
     this.#limits = limits;
     this.#nudgeStyle = options.nudgeStyle ?? preset.nudgeStyle;
     this.#verify = options.verify ?? null;
+    if (options.notify !== undefined) this.#notify = options.notify;
   }
 
   now(): number {
@@ -550,7 +569,8 @@ export class ContinuationRuntime {
     const verify = options.verify === undefined ? this.#verify : options.verify;
     const check = await this.#checkIfDue(scope, signals, outcome, verify);
     const now = this.#now();
-    const { decision, nudge, entry } = await this.store.transact(scope, (stored) => {
+    const notify = this.#notify;
+    const { decision, nudge, entry, notifications } = await this.store.transact(scope, (stored) => {
       const snap =
         outcome === undefined
           ? stored
@@ -560,9 +580,36 @@ export class ContinuationRuntime {
       const note = made.due === "finished" || made.due === "with-nudge" ? checkNote(check) : null;
       if (note !== null) entry.note = note;
       if (this.#mode === "advise") entry.advise = true;
-      return { state: made.decision.state, log: [entry], result: { ...made, entry } };
+      // Persist before deliver: the events are recorded as sent in this very write.
+      const notified =
+        notify === null
+          ? { notifications: [], state: made.decision.state }
+          : notificationsFor({
+              decision: made.decision,
+              before: snap.state,
+              summary: made.summary,
+              limits: this.limits,
+              now,
+              wanted: notify.events,
+            });
+      if (notified.notifications.length > 0) {
+        const sent = `notified: ${notified.notifications.map((n) => n.event).join(", ")}`;
+        entry.note = entry.note === undefined ? sent : `${entry.note}; ${sent}`;
+      }
+      return {
+        state: notified.state,
+        log: [entry],
+        result: { ...made, entry, notifications: notified.notifications },
+      };
     });
     this.#onDecision?.(scope, entry);
+    if (notify !== null && notifications.length > 0) {
+      try {
+        notify.send(scope, notifications);
+      } catch {
+        // A notifier's fault never fails the stop it reports.
+      }
+    }
     if (decision.action === "skip") return { action: "skip", reason: decision.reason };
     if (nudge === null) throw new Error("runIdle: an inject decision rendered no nudge");
     // Advise mode: the decision stands in the state and the log; nothing reaches the agent.

@@ -79,6 +79,24 @@ describe("config and trust", () => {
     const run = await cli(["config"], join(root, "plain"));
     expect(run.stdout).toContain("file: none");
     expect(run.stdout).toContain("verify: none");
+    expect(run.stdout).toContain("notify: none");
     expect((await cli(["trust"], join(root, "plain"))).stderr).toContain("nothing to trust");
+  });
+
+  it("prints notify with its defaults and sources", async () => {
+    writeFileSync(
+      join(repo, "todo-continuation.config.json"),
+      JSON.stringify({ notify: { webhook: "http://127.0.0.1:9/x", events: ["done"] } }),
+    );
+    const run = await cli(["config"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/notify:\n {2}webhook +"http:\/\/127\.0\.0\.1:9\/x" {2}\(file\)/);
+    expect(run.stdout).toMatch(/ {2}timeoutMs +5000 {2}\(default\)/);
+    expect(JSON.parse((await cli(["config", "--json"])).stdout).notify).toEqual({
+      command: null,
+      webhook: "http://127.0.0.1:9/x",
+      events: ["done"],
+      timeoutMs: 5000,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { effectiveConfig, type Sourced } from "../../config/effective.js";
 import { findProjectConfig } from "../../config/load.js";
+import { notifyUntrustedNotice, resolveNotify } from "../../config/notify.js";
 import { trustStatus } from "../../config/trust.js";
 import { ConfigError } from "../../config/validate.js";
 import { PRICES_AS_OF } from "../../core/cost/prices.js";
@@ -45,8 +46,10 @@ export const configCommand: CommandSpec = {
     }
     const trust =
       loaded === null ? null : trustStatus(loaded, { env: ctx.io.env, home: ctx.io.env.HOME });
+    const notifyFile = loaded?.config.notify;
+    const notify = notifyFile === undefined ? null : resolveNotify(notifyFile);
     if (ctx.global.json) {
-      ctx.json({ ...effective, trust });
+      ctx.json({ ...effective, notify, trust });
       return 0;
     }
     ctx.out(
@@ -66,6 +69,14 @@ export const configCommand: CommandSpec = {
       ctx.out("verify:");
       for (const [key, value] of Object.entries(effective.verify)) ctx.out(show(key, value));
     }
+    if (notify === null || notifyFile === undefined) ctx.out("notify: none");
+    else {
+      ctx.out("notify:");
+      for (const [key, value] of Object.entries(notify)) {
+        const given = (notifyFile as Record<string, unknown>)[key] !== undefined;
+        if (value !== null) ctx.out(show(key, { value, source: given ? "file" : "default" }));
+      }
+    }
     return 0;
   },
 };
@@ -81,9 +92,15 @@ export function projectTrustHint(
 ): string | null {
   try {
     const loaded = findProjectConfig(cwd, env.HOME);
-    if (loaded?.config.verify === undefined) return null;
+    if (loaded === null) return null;
+    const { verify, notify } = loaded.config;
+    if (verify === undefined && notify === undefined) return null;
     const status = trustStatus(loaded, { env, home: env.HOME });
-    return status.trusted ? null : `verify: ${trustLine(status, loaded.path)}`;
+    if (status.trusted) return null;
+    const lines: string[] = [];
+    if (verify !== undefined) lines.push(`verify: ${trustLine(status, loaded.path)}`);
+    if (notify !== undefined) lines.push(notifyUntrustedNotice(status.why, loaded.path));
+    return lines.join("\n  ");
   } catch (error) {
     return `verify: the project config cannot be used: ${error instanceof Error ? error.message : String(error)}`;
   }

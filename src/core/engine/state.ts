@@ -4,6 +4,7 @@ import type {
   CheckStatus,
   ContinuationState,
   Episode,
+  NotifiedMemory,
   ParkReason,
   Reminder,
   StopReason,
@@ -299,8 +300,28 @@ export function parseContinuationState(raw: unknown): ContinuationState {
     if (verify === null) trusted = false;
     else state.verify = verify;
   }
+  if (raw.notified !== undefined && raw.notified !== null) {
+    state.notified = parseNotified(raw.notified);
+  }
   state.untrusted = !trusted || untrusted !== false;
   return state;
+}
+
+/**
+ * The notification memory. It holds no budget, so a malformed one does not
+ * make the state untrusted; it reads as the unknown key `*`, which counts
+ * every event as sent (a notification is never sent twice, see `core/notify`).
+ */
+function parseNotified(raw: unknown): NotifiedMemory {
+  if (
+    isRecord(raw) &&
+    typeof raw.key === "string" &&
+    Array.isArray(raw.events) &&
+    raw.events.every((e) => typeof e === "string")
+  ) {
+    return { key: raw.key, events: [...(raw.events as string[])] };
+  }
+  return { key: "*", events: [] };
 }
 
 const CHECK_STATUSES: readonly CheckStatus[] = ["passed", "failed", "timed-out", "error"];

@@ -150,6 +150,9 @@ export function todoContinuationHooks(options: AgentSdkHookOptions = {}): AgentS
           storeRoot: root,
           env,
           presetFlag: options.preset,
+          host: "claude-agent-sdk",
+          // A long-lived program: deliver in the background, no process per event.
+          notifyMode: "in-process",
         }),
         ...(options.preset !== undefined ? { preset: options.preset } : {}),
         ...(options.limits !== undefined ? { limits: options.limits } : {}),

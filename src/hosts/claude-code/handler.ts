@@ -171,6 +171,7 @@ class HookContext {
       store: o.store,
       ...mergedSettings(o, project),
       ...(project?.verify !== undefined ? { verify: project.verify } : {}),
+      ...(project?.notify !== undefined ? { notify: project.notify } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),
       ...(closeInstruction !== undefined ? { closeInstruction } : {}),
     });

@@ -73,6 +73,7 @@ export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Pr
         cwd,
         projectDir: project,
         storeRoot: root,
+        host: "claude-code",
         env: io.env,
         presetFlag: args.preset,
         modeFlag: args.mode,

@@ -79,6 +79,7 @@ function runtimeFor(
     closeInstruction: CLOSE_INSTRUCTION,
     ...mergedSettings(options, project),
     ...(project?.verify !== undefined ? { verify: project.verify } : {}),
+    ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
 }

@@ -81,6 +81,7 @@ export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Pr
         cwd,
         projectDir: project,
         storeRoot: root,
+        host: "codex",
         env: io.env,
         presetFlag: args.preset,
         modeFlag: args.mode,

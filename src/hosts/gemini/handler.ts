@@ -77,6 +77,7 @@ function runtimeOf(
     store: options.store,
     ...mergedSettings(options, project),
     ...(project?.verify !== undefined ? { verify: project.verify } : {}),
+    ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(closeInstruction !== undefined ? { closeInstruction } : {}),
   });

@@ -86,6 +86,7 @@ export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): 
         cwd,
         projectDir: project,
         storeRoot: root,
+        host: "gemini",
         env: io.env,
         presetFlag: args.preset,
         modeFlag: args.mode,

@@ -2,6 +2,8 @@ import type { ProjectSettings } from "../../config/project.js";
 import { ProjectConfigWatcher } from "../../config/watch.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { DecisionLogEntry, HostSignals, Scope, Store } from "../../core/types.js";
+import { notifyLogPath } from "../../notify/log.js";
+import { createNotifier } from "../../notify/notifier.js";
 import {
   classifyError,
   classifyHostError,
@@ -417,6 +419,18 @@ export class OpenCodeContinuation {
           // Advise mode and prices come from the project file only.
           ...(file.mode !== undefined ? { mode: file.mode } : {}),
           ...(file.prices !== undefined ? { prices: file.prices } : {}),
+          // A long-lived process: delivered in the background, errors in the notify log.
+          notify:
+            file.notify == null
+              ? null
+              : createNotifier({
+                  settings: file.notify,
+                  host: "opencode",
+                  projectDir: project.directory,
+                  log: notifyLogPath(project.cacheDir),
+                  env: project.env ?? process.env,
+                  mode: "in-process",
+                }),
         });
         this.enforcer.configure({
           countdownMs: settings.countdownMs,
@@ -430,8 +444,9 @@ export class OpenCodeContinuation {
     this.#configProblem = problem;
     if (problem !== null) {
       this.#tell("error", `project config not used, no nudges until it is fixed: ${problem}`);
-    } else if (file.notice !== null) {
-      this.#tell("warning", file.notice);
+    } else if (file.notice !== null || file.notifyNotice != null) {
+      for (const notice of [file.notice, file.notifyNotice])
+        if (notice != null) this.#tell("warning", notice);
     } else if (file.verify !== null) {
       this.#log("info", `verify: \`${file.verify.command}\` runs when the list is done`);
     }

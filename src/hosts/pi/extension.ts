@@ -12,6 +12,8 @@ import type {
   Store,
   TodoTool,
 } from "../../core/types.js";
+import { notifyLogPath } from "../../notify/log.js";
+import { createNotifier } from "../../notify/notifier.js";
 import { ContinuationRuntime, type RuntimeOptions } from "../../runtime/index.js";
 import { createFileStore } from "../../store/file/file-store.js";
 import { resolveStoreRoot } from "../../store/root.js";
@@ -175,6 +177,18 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
               ? { mode: file.mode ?? options.mode }
               : {}),
             ...(file.prices !== undefined ? { prices: file.prices } : {}),
+            // A long-lived process: delivered in the background, errors in the notify log.
+            notify:
+              file.notify == null
+                ? null
+                : createNotifier({
+                    settings: file.notify,
+                    host: "pi",
+                    projectDir: watcher.cwd,
+                    log: notifyLogPath(cacheDir),
+                    env,
+                    mode: "in-process",
+                  }),
           });
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
@@ -184,7 +198,10 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       continuation.setConfigProblem(problem);
       if (problem !== null)
         tell(`project config not used, no nudges until it is fixed: ${problem}`, "error");
-      else if (file.notice !== null) tell(file.notice, "warning");
+      else {
+        if (file.notice !== null) tell(file.notice, "warning");
+        if (file.notifyNotice != null) tell(file.notifyNotice, "warning");
+      }
     };
     const tools = subagent ? [] : createToolset({ dialect });
     const toolNames = new Set(tools.map((t) => t.name));

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestProject, testProject } from "../../config/test-support/project.js";
@@ -218,3 +218,39 @@ describe("the pi extension with a project's check", () => {
     expect(worst).toBeLessThan(1_500);
   });
 });
+
+describe("the pi extension with a project's notify", () => {
+  it("a trusted notify runs its command when the list written in the turn is done", async () => {
+    const out = join(repo, "..", "notified.json");
+    config({ notify: { command: `cat > ${out}` } });
+    const { pi } = await start();
+    await pi.emit("input", { text: "Do the work", source: "interactive" });
+    await pi.callTool("todo_write", init("Parse", "Render"));
+    await pi.callTool("todo_write", doneAll("Parse", "Render"));
+    await modelCall(pi, [{ role: "user", content: "Do the work" }], assistant("stop"));
+    await waitForFile(out);
+    const payload = JSON.parse(readFileSync(out, "utf8"));
+    expect(payload).toMatchObject({ event: "done", reason: "no-incomplete-todos", host: "pi" });
+  });
+
+  it("an untrusted notify sends nothing and says what to run", async () => {
+    const out = join(repo, "..", "untrusted.json");
+    config({ notify: { command: `cat > ${out}` } }, false);
+    const { pi } = await start();
+    await pi.emit("input", { text: "Do the work", source: "interactive" });
+    await pi.callTool("todo_write", init("Parse"));
+    await pi.callTool("todo_write", doneAll("Parse"));
+    await modelCall(pi, [{ role: "user", content: "Do the work" }], assistant("stop"));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(existsSync(out)).toBe(false);
+    expect(JSON.stringify(pi.notices)).toMatch(/notify not sent: .* is not trusted/);
+  });
+});
+
+async function waitForFile(path: string): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!existsSync(path)) {
+    if (Date.now() > until) throw new Error(`${path} never appeared`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -21,6 +21,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.js";
+import { pruneRows, type RowPruneOutcome, restoreRows, type ScopeRows } from "./prune.js";
 import { type ScanRow, scanFromRow } from "./scan.js";
 import { migrateSchema } from "./schema.js";
 import {
@@ -301,6 +302,29 @@ export class PostgresStore implements Store {
         await this.#query(client, "deleteLog", [scope.key]);
         return { commit: true, value: undefined };
       }),
+    );
+  }
+
+  /**
+   * Retention (`prune`): see `pruneRows`. One transaction per scope, with
+   * the row locked without waiting: a scope in use is never pruned.
+   */
+  async pruneScope(
+    scope: Scope,
+    decide: Parameters<typeof pruneRows>[3],
+  ): Promise<RowPruneOutcome> {
+    assertScope(scope);
+    await this.ready();
+    return this.#guard(
+      withTransaction(this.#pool, (client) => pruneRows(client, this.schema, scope, decide)),
+    );
+  }
+
+  /** Puts back a scope `pruneScope` archived; false when the scope exists again. */
+  async restoreScope(rows: ScopeRows): Promise<boolean> {
+    await this.ready();
+    return this.#guard(
+      withTransaction(this.#pool, (client) => restoreRows(client, this.schema, rows)),
     );
   }
 

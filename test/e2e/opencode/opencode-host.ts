@@ -13,6 +13,12 @@ import { installOpenCode } from "../../../src/hosts/opencode/install.js";
 import type { OpenCodePluginOptions } from "../../../src/hosts/opencode/options.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import {
+  messageText,
+  type OpenAiServer,
+  startOpenAiServer,
+  textReply,
+} from "../support/openai-server.js";
 
 export const OPENCODE_VERSION = "1.18.33";
 
@@ -344,4 +350,19 @@ export async function waitForDecision(
       `${(error as Error).message}; decisions so far: ${JSON.stringify(seen)}\nplugin log:\n${pluginLog(opencode)}`,
     );
   }
+}
+
+/**
+ * The scripted model server every OpenCode test starts: OpenCode's request
+ * for a session title is answered aside, and an unscripted turn gets a
+ * closing line.
+ */
+export function startTitledModel(): Promise<OpenAiServer> {
+  return startOpenAiServer({
+    intercept: (request) =>
+      messageText(request.body.messages[0]).includes("title generator")
+        ? textReply("A title")
+        : undefined,
+    fallback: textReply("I have nothing more to add."),
+  });
 }
