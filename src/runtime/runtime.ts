@@ -632,5 +632,7 @@ export function decisionLogEntry(
     nudgeChars: nudge?.chars ?? null,
     nudgeTokens: nudge?.tokens ?? null,
     trigger,
+    // The dashboard's totals per day read cost from the logs, as they read tokens.
+    ...(episode?.costUsd !== undefined ? { costUsd: episode.costUsd } : {}),
   };
 }

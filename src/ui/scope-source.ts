@@ -5,17 +5,23 @@ import { scanScopes } from "../store/scan.js";
 import { DecisionCounters } from "./metrics.js";
 import type { OverviewQuery } from "./query.js";
 import { RowIndex, type RowSummary } from "./row-index.js";
+import { TotalsBook, type TotalsRow } from "./totals.js";
 import {
   type OverviewRow,
   overviewRow,
   problemFromReport,
   problemOf,
+  scopeHost,
   unreadableRow,
 } from "./view-model.js";
 import { Yielder } from "./yielding.js";
 
-/** Log entries read per changed scope to count new decisions; more between two changes are cut. */
-const NEW_ENTRIES_READ = 50;
+/**
+ * Log entries read per scope: the totals per day are recomputed from them at every read, so a
+ * restarted dashboard shows the same totals (the file store keeps 200 by default). New
+ * decisions for `/metrics` are counted among them.
+ */
+const LOG_READ = 200;
 
 /** Scopes read per batch: what is held at once, and how much one slice of work may grow. */
 const BATCH = 128;
@@ -37,6 +43,9 @@ export class ScopeSource {
   readonly counters = new DecisionCounters();
   readonly #runtime: ContinuationRuntime;
   readonly #rows = new RowIndex();
+  readonly #totals = new TotalsBook();
+  /** The project folder every scope of this store works in, when the store is a project's. */
+  readonly #project: string | null;
   readonly #scopes = new Map<string, Scope>();
   /** The newest log entry seen per scope, to tell new entries from old ones. */
   readonly #newest = new Map<string, DecisionLogEntry | null>();
@@ -52,8 +61,19 @@ export class ScopeSource {
   /** Settles once every change asked for so far has been read. */
   #waiters: { resolve(): void; reject(error: unknown): void }[] = [];
 
-  constructor(runtime: ContinuationRuntime) {
+  constructor(runtime: ContinuationRuntime, project: string | null = null) {
     this.#runtime = runtime;
+    this.#project = project;
+  }
+
+  /** Nudges, continuation tokens and cost per day and host, from the logs as last read. */
+  totals(days?: number): TotalsRow[] {
+    return this.#totals.rows(days);
+  }
+
+  /** Finished scopes whose last event is older than `hideBefore`. */
+  countOldFinished(hideBefore: number): number {
+    return this.#rows.countOldFinished(hideBefore);
   }
 
   get store(): Store {
@@ -190,7 +210,7 @@ export class ScopeSource {
       ...(scopes === undefined ? {} : { scopes }),
       batchSize: BATCH,
       signal,
-      logTail: (scope) => (this.#newest.has(scope.key) ? NEW_ENTRIES_READ : 1),
+      logTail: LOG_READ,
     });
     for await (const batch of batches) {
       for (const item of batch) {
@@ -206,6 +226,7 @@ export class ScopeSource {
     this.#rows.delete(key);
     this.#scopes.delete(key);
     this.#newest.delete(key);
+    this.#totals.delete(key);
   }
 
   #apply(item: ScopeScan): void {
@@ -215,7 +236,8 @@ export class ScopeSource {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
-      this.#rows.set(unreadableRow(scope, label, problemOf(item.error)));
+      this.#totals.delete(scope.key);
+      this.#rows.set(unreadableRow(scope, label, problemOf(item.error), this.#project));
       return;
     }
     try {
@@ -245,14 +267,18 @@ export class ScopeSource {
           limits: this.#runtime.limits,
           now,
           problem,
+          log,
+          project: this.#project,
         }),
       );
+      this.#totals.set(scope.key, scopeHost(scope), log);
       this.counters.setEpisode(scope, snapshot.state.episode);
     } catch (error) {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
-      this.#rows.set(unreadableRow(scope, label, problemOf(error)));
+      this.#totals.delete(scope.key);
+      this.#rows.set(unreadableRow(scope, label, problemOf(error), this.#project));
     }
   }
 
