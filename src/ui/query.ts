@@ -73,9 +73,12 @@ export function parseQuery(params: URLSearchParams, now?: number): OverviewQuery
   };
 }
 
-/** Whether a row is a finished scope whose last event is older than `hideBefore`. */
+/**
+ * Whether a row is a finished scope whose last event is older than `hideBefore`. A scope with no
+ * event time at all (a list and nothing else) is shown: its age is unknown.
+ */
 export function isOldFinished(row: OverviewRow, hideBefore: number): boolean {
-  return isFinished(row.group) && (row.lastEventAt ?? 0) < hideBefore;
+  return isFinished(row.group) && row.lastEventAt !== null && row.lastEventAt < hideBefore;
 }
 
 const GROUP_RANK = new Map<string, number>(GROUP_NAMES.map((g, i) => [g, i]));

@@ -22,7 +22,7 @@ function row(key: string, host: string, state: OverviewRow["state"], n: number):
     groupWhy: "",
     project: null,
     model: null,
-    lastEventAt: n % 13,
+    lastEventAt: n % 17 === 0 ? null : n % 13,
     spend: null,
     search: `${key} ${host} ${state}`,
   };
@@ -82,7 +82,11 @@ describe("RowIndex", () => {
           }
           expect(index.countOldFinished(5)).toBe(
             all.filter(
-              (r) => r.group !== "working" && r.group !== "needs-you" && (r.lastEventAt ?? 0) < 5,
+              (r) =>
+                r.group !== "working" &&
+                r.group !== "needs-you" &&
+                r.lastEventAt !== null &&
+                r.lastEventAt < 5,
             ).length,
           );
           for (const h of ["pi", "codex", "gemini"]) {
