@@ -177,12 +177,6 @@ export interface Episode {
    * cleanly. Absent in older documents (reads as 0).
    */
   errorRetries?: number;
-  /** The episode's spend in US dollars from the priced part of its turns. Absent: not priced. */
-  costUsd?: number;
-  /** Turns whose model has no price: the cost is a lower bound (or unknown) while > 0. */
-  unpricedTurns?: number;
-  /** The model the host last reported for this episode's turns. */
-  model?: string;
 }
 
 /** A message queued for the model's next turn (user edits, failed writes, channel delivery). */
@@ -434,8 +428,6 @@ export interface DecisionLogEntry {
   /** Only on `delivery-failed` entries (false); a successful delivery adds no entry. */
   delivered?: boolean;
   note?: string;
-  /** The episode's cost in US dollars at this decision (as `tokens`), when it is priced. */
-  costUsd?: number;
 }
 
 // ---------------------------------------------------------------------------

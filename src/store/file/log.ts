@@ -84,9 +84,6 @@ export function parseLogEntry(raw: unknown): DecisionLogEntry | null {
   };
   if (typeof raw.delivered === "boolean") entry.delivered = raw.delivered;
   if (typeof raw.note === "string") entry.note = raw.note;
-  if (typeof raw.costUsd === "number" && Number.isFinite(raw.costUsd) && raw.costUsd >= 0) {
-    entry.costUsd = raw.costUsd;
-  }
   return entry;
 }
 

@@ -55,7 +55,6 @@ export function parseLogEntry(raw: unknown): DecisionLogEntry | null {
   };
   if (typeof raw.delivered === "boolean") entry.delivered = raw.delivered;
   if (typeof raw.note === "string") entry.note = raw.note;
-  if (isCount(raw.costUsd)) entry.costUsd = raw.costUsd;
   return entry;
 }
 
