@@ -48,6 +48,8 @@ const anyValue = fc.oneof(
     "total",
     "default",
     "omo",
+    "enforce",
+    "advise",
     "nope",
     "x".repeat(4096),
     "x".repeat(4097),
@@ -69,6 +71,30 @@ const verifyArb = fc.oneof(
   ),
   anyValue,
 );
+const priceArb = fc.oneof(
+  fc.record(
+    {
+      input: anyValue,
+      output: anyValue,
+      cacheRead: anyValue,
+      cacheWrite: anyValue,
+      other: anyValue,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record({ input: fc.double({ min: 0, max: 100, noNaN: true }), output: fc.nat() }),
+  anyValue,
+);
+const pricesArb = fc.oneof(
+  fc.dictionary(
+    fc.oneof(fc.constantFrom("", " ", "gpt-5", "x".repeat(201)), fc.string()),
+    priceArb,
+    {
+      maxKeys: 3,
+    },
+  ),
+  anyValue,
+);
 const configArb = fc.oneof(
   {
     weight: 6,
@@ -79,7 +105,9 @@ const configArb = fc.oneof(
           anyValue,
         ),
         preset: anyValue,
+        mode: anyValue,
         limits: fc.oneof(limitsArb, anyValue),
+        prices: pricesArb,
         verify: verifyArb,
         verfy: anyValue,
       },
@@ -103,11 +131,26 @@ describe("the JSON Schema and the validator agree", () => {
     const valid = fc.record(
       {
         preset: fc.constantFrom("default", "typeclaw", "parley", "omo", "pi"),
+        mode: fc.constantFrom("enforce", "advise"),
+        prices: fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== ""),
+          fc.record(
+            {
+              input: fc.double({ min: 0, max: 1000, noNaN: true }),
+              output: fc.double({ min: 0, max: 1000, noNaN: true }),
+              cacheRead: fc.double({ min: 0, max: 1000, noNaN: true }),
+              cacheWrite: fc.double({ min: 0, max: 1000, noNaN: true }),
+            },
+            { requiredKeys: ["input", "output"] },
+          ),
+          { maxKeys: 3 },
+        ),
         limits: fc.record(
           {
             maxAutoTurns: fc.nat(),
             stagnationMode: fc.constantFrom("strict", "fingerprint"),
             maxIncomplete: fc.option(fc.nat()),
+            maxCostUsd: fc.option(fc.double({ min: 0, max: 1e6, noNaN: true })),
             maxDeliveryFailures: fc.integer({ min: 1 }),
           },
           { requiredKeys: [] },
@@ -138,7 +181,7 @@ describe("validateConfig errors name the file and the field", () => {
     [[], /^cfg\.json: \(document\) must be a JSON object, got an array$/],
     [
       { verfy: {} },
-      /^cfg\.json: verfy is not a known field; known fields: \$schema, preset, limits, verify$/,
+      /^cfg\.json: verfy is not a known field; known fields: \$schema, preset, mode, limits, prices, verify$/,
     ],
     [
       { preset: "fast" },
@@ -167,6 +210,25 @@ describe("validateConfig errors name the file and the field", () => {
       { verify: { command: "x", timeout: 5 } },
       /^cfg\.json: verify\.timeout is not a known field; known fields of verify: command, timeoutMs, when$/,
     ],
+    [{ mode: "warn" }, /^cfg\.json: mode must be one of "enforce", "advise", got "warn"$/],
+    [
+      { limits: { maxCostUsd: -1 } },
+      /^cfg\.json: limits\.maxCostUsd must be a finite number of USD >= 0, or null for no cost limit, got -1$/,
+    ],
+    [{ prices: [] }, /^cfg\.json: prices must be an object such as/],
+    [
+      { prices: { "my-model": { input: 3 } } },
+      /^cfg\.json: prices\."my-model"\.output must be a number of USD per million tokens >= 0, got nothing$/,
+    ],
+    [
+      { prices: { "my-model": { input: 3, output: "15" } } },
+      /^cfg\.json: prices\."my-model"\.output must be a number of USD per million tokens >= 0, got "15"$/,
+    ],
+    [
+      { prices: { "my-model": { input: 3, output: 15, cached: 1 } } },
+      /^cfg\.json: prices\."my-model"\.cached is not a known field; known fields of prices\."my-model": input, output, cacheRead, cacheWrite$/,
+    ],
+    [{ prices: { " ": { input: 1, output: 1 } } }, /^cfg\.json: prices\." " is not a model name/],
   ];
   for (const [doc, message] of cases) {
     it(JSON.stringify(doc), () => {
@@ -178,7 +240,9 @@ describe("validateConfig errors name the file and the field", () => {
     const doc = {
       $schema: "./node_modules/todo-continuation/schema/config.schema.json",
       preset: "omo",
-      limits: { maxAutoTurns: 10, maxIncomplete: null },
+      mode: "advise",
+      limits: { maxAutoTurns: 10, maxIncomplete: null, maxCostUsd: 2.5 },
+      prices: { "my-model": { input: 0.5, output: 2 } },
       verify: { command: "npm test", timeoutMs: 300_000, when: "every-stop" },
     };
     expect(validateConfig(doc, "cfg.json")).toEqual(doc);

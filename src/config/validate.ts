@@ -1,6 +1,12 @@
 import { describeValue, LIMIT_KEYS, limitProblem } from "../core/engine/limits.js";
 import { PRESET_NAMES } from "../core/engine/presets.js";
-import type { Limits, PresetName, VerifyWhen } from "../core/types.js";
+import type {
+  ContinuationMode,
+  Limits,
+  ModelPrice,
+  PresetName,
+  VerifyWhen,
+} from "../core/types.js";
 
 /** The longest check a config may ask for: one hour. Hosts may allow less (see their installers). */
 export const MAX_VERIFY_TIMEOUT_MS = 3_600_000;
@@ -13,11 +19,28 @@ export const VERIFY_WHEN: readonly VerifyWhen[] = ["finished", "every-stop"];
 /** Longer commands are refused: a config is not a script. */
 export const MAX_VERIFY_COMMAND_CHARS = 4_096;
 
+export const MODES: readonly ContinuationMode[] = ["enforce", "advise"];
+export const DEFAULT_MODE: ContinuationMode = "enforce";
+/** Longer model names are refused (no host names a model like that). */
+export const MAX_MODEL_NAME_CHARS = 200;
+
+/** A model's prices as written in a config file: cache prices default to the input price. */
+export interface PriceInput {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
 /** A project's configuration as written in its file (every field optional). */
 export interface ProjectConfig {
   $schema?: string;
   preset?: PresetName;
+  /** `advise`: decisions are recorded, nothing is blocked or sent. */
+  mode?: ContinuationMode;
   limits?: Partial<Limits>;
+  /** USD per million tokens by model, over the package's own table. */
+  prices?: Record<string, PriceInput>;
   verify?: { command: string; timeoutMs?: number; when?: VerifyWhen };
 }
 
@@ -33,7 +56,13 @@ export class ConfigError extends Error {
   }
 }
 
-const TOP_KEYS = ["$schema", "preset", "limits", "verify"] as const;
+const TOP_KEYS = ["$schema", "preset", "mode", "limits", "prices", "verify"] as const;
+const PRICE_KEYS = [
+  "input",
+  "output",
+  "cacheRead",
+  "cacheWrite",
+] as const satisfies readonly (keyof ModelPrice)[];
 const VERIFY_KEYS = ["command", "timeoutMs", "when"] as const;
 
 /** Length as JSON Schema counts it (code points), not UTF-16 units. */
@@ -88,6 +117,16 @@ export function validateConfig(raw: unknown, file: string): ProjectConfig {
     }
     config.preset = raw.preset as PresetName;
   }
+  if (raw.mode !== undefined) {
+    if (typeof raw.mode !== "string" || !(MODES as readonly string[]).includes(raw.mode)) {
+      throw new ConfigError(
+        file,
+        "mode",
+        `must be one of ${MODES.map((m) => JSON.stringify(m)).join(", ")}, got ${describeValue(raw.mode)}`,
+      );
+    }
+    config.mode = raw.mode as ContinuationMode;
+  }
   if (raw.limits !== undefined) {
     if (!isRecord(raw.limits)) {
       throw new ConfigError(file, "limits", `must be an object, got ${describeValue(raw.limits)}`);
@@ -103,8 +142,54 @@ export function validateConfig(raw: unknown, file: string): ProjectConfig {
     }
     config.limits = limits as Partial<Limits>;
   }
+  if (raw.prices !== undefined) config.prices = validatePrices(raw.prices, file);
   if (raw.verify !== undefined) config.verify = validateVerify(raw.verify, file);
   return config;
+}
+
+function validatePrices(raw: unknown, file: string): Record<string, PriceInput> {
+  if (!isRecord(raw)) {
+    throw new ConfigError(
+      file,
+      "prices",
+      `must be an object such as {"my-model": {"input": 3, "output": 15}}, got ${describeValue(raw)}`,
+    );
+  }
+  const prices: Record<string, PriceInput> = {};
+  for (const [model, entry] of Object.entries(raw)) {
+    const where = `prices.${JSON.stringify(model)}`;
+    if (model.trim() === "" || codePoints(model) > MAX_MODEL_NAME_CHARS) {
+      throw new ConfigError(
+        file,
+        where,
+        `is not a model name: 1 to ${MAX_MODEL_NAME_CHARS} characters, not blank`,
+      );
+    }
+    if (!isRecord(entry)) {
+      throw new ConfigError(
+        file,
+        where,
+        `must be an object of USD per million tokens such as {"input": 3, "output": 15}, got ${describeValue(entry)}`,
+      );
+    }
+    unknownKey(file, where, PRICE_KEYS, entry);
+    const price: Record<string, number> = {};
+    for (const key of PRICE_KEYS) {
+      const value = entry[key];
+      const required = key === "input" || key === "output";
+      if (value === undefined && !required) continue;
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+        throw new ConfigError(
+          file,
+          `${where}.${key}`,
+          `must be a number of USD per million tokens >= 0, got ${value === undefined ? "nothing" : describeValue(value)}`,
+        );
+      }
+      price[key] = value;
+    }
+    prices[model] = price as unknown as PriceInput;
+  }
+  return prices;
 }
 
 function validateVerify(raw: unknown, file: string): NonNullable<ProjectConfig["verify"]> {

@@ -136,6 +136,14 @@ export interface TurnOutcome {
    * the engine adds no retry of its own, a transient error parks at once.
    */
   hostRetried?: boolean;
+  /** The model that ran this turn, as the host names it (for pricing); absent when the host does not say. */
+  model?: string;
+  /**
+   * What this turn cost in USD, priced by the runtime from `usage` and
+   * `model`; null when it used tokens and its model has no price (unknown,
+   * never free). Absent: not priced (a turn with no tokens costs nothing).
+   */
+  costUsd?: number | null;
 }
 
 // ---------------------------------------------------------------------------
@@ -177,7 +185,40 @@ export interface Episode {
    * cleanly. Absent in older documents (reads as 0).
    */
   errorRetries?: number;
+  /** USD of the priced turns folded into this episode. Absent in older documents (reads as 0). */
+  costUsd?: number;
+  /** Turns folded into this episode whose cost is unknown (tokens used, model without a price). */
+  unpricedTurns?: number;
+  /** The model of the last turn folded in, as the host named it. */
+  model?: string;
+  /**
+   * Extra allowance the user granted this episode (`resume --add`), added to
+   * each limit; the next real user turn opens a fresh episode without it.
+   */
+  raised?: Allowance;
 }
+
+/** Amounts added on top of the limits of one episode (`resume --add`). */
+export interface Allowance {
+  nudges: number;
+  tokens: number;
+  timeMs: number;
+  costUsd: number;
+}
+
+/** Whether a host acts on its decisions (`enforce`) or only records them (`advise`). */
+export type ContinuationMode = "enforce" | "advise";
+
+/** USD per million tokens, per kind of token. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Prices by model name. */
+export type PriceTable = Record<string, ModelPrice>;
 
 /** A message queued for the model's next turn (user edits, failed writes, channel delivery). */
 export interface Reminder {
@@ -295,6 +336,8 @@ export type SkipReason =
   | "max-auto-turns"
   | "max-tokens"
   | "max-wall-clock"
+  /** The episode's cost reached `maxCostUsd`, or some of it is unknown while a cost limit is set. */
+  | "max-cost"
   | "too-many-incomplete"
   | "stagnation"
   | "cooldown"
@@ -350,6 +393,8 @@ export interface Limits {
   tokenMode: TokenMode;
   /** Skip when more incomplete items than this remain (seed 003's threshold); null = no ceiling. */
   maxIncomplete: number | null;
+  /** USD per episode (priced turns); null = no cost limit. */
+  maxCostUsd: number | null;
   /** First cooldown after a failed delivery; doubles per consecutive failure. */
   cooldownBaseMs: number;
   cooldownMaxMs: number;
@@ -411,8 +456,11 @@ export type Decision =
 
 export interface DecisionLogEntry {
   at: number;
-  /** `delivery-failed` follows an `inject` whose delivery threw; it is not a second nudge. */
-  action: "inject" | "skip" | "delivery-failed";
+  /**
+   * `delivery-failed` follows an `inject` whose delivery threw; it is not a
+   * second nudge. `raised` is the user's `resume --add` (the note says what was added).
+   */
+  action: "inject" | "skip" | "delivery-failed" | "raised";
   reason: SkipReason | null;
   episodeId: string | null;
   autoTurns: number;
@@ -428,6 +476,10 @@ export interface DecisionLogEntry {
   /** Only on `delivery-failed` entries (false); a successful delivery adds no entry. */
   delivered?: boolean;
   note?: string;
+  /** Advise mode: this decision was recorded only; an `inject` was not delivered ("would nudge"). */
+  advise?: boolean;
+  /** The episode's cost in USD of priced turns at this decision, when known. */
+  costUsd?: number;
 }
 
 // ---------------------------------------------------------------------------

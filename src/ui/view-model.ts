@@ -160,6 +160,7 @@ const OUT_OF_BUDGET: ReadonlySet<SkipReason> = new Set<SkipReason>([
   "max-auto-turns",
   "max-tokens",
   "max-wall-clock",
+  "max-cost",
   "stagnation",
   "cooldown",
   "too-many-incomplete",
@@ -179,7 +180,11 @@ export function scopeHost(scope: Scope): string {
 export function lastDecisionWords(entry: DecisionLogEntry): string {
   switch (entry.action) {
     case "inject":
-      return `nudged (nudge ${entry.autoTurns})`;
+      return entry.advise === true
+        ? `would nudge (advise mode, nudge ${entry.autoTurns})`
+        : `nudged (nudge ${entry.autoTurns})`;
+    case "raised":
+      return `limits raised by the user${entry.note ? `: ${entry.note}` : ""}`;
     case "delivery-failed":
       return `nudge not delivered${entry.note ? `: ${entry.note}` : ""}`;
     case "skip":

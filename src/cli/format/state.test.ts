@@ -18,6 +18,7 @@ const limits: Limits = {
   stagnationMode: "fingerprint",
   tokenMode: "spend",
   maxIncomplete: null,
+  maxCostUsd: null,
   cooldownBaseMs: 5_000,
   cooldownMaxMs: 60_000,
   maxDeliveryFailures: 3,

@@ -91,8 +91,11 @@ export function decisionPhrase(entry: DecisionLogEntry): string {
       const delivered =
         entry.delivered === undefined ? "" : entry.delivered ? ", delivered" : ", not delivered";
       const note = entry.note ? ` (${entry.note})` : "";
+      if (entry.advise === true) return `advise: would nudge #${entry.autoTurns}${note}`;
       return `inject nudge #${entry.autoTurns}${delivered}${note}`;
     }
+    case "raised":
+      return `limits raised by the user${entry.note ? `: ${entry.note}` : ""}`;
     case "delivery-failed":
       return `delivery failed${entry.note ? `: ${entry.note}` : ""}`;
     case "skip":

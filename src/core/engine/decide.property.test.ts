@@ -23,6 +23,10 @@ const limitsArb: fc.Arbitrary<Limits> = fc
       { weight: 4, arbitrary: fc.constant(null) },
       fc.integer({ min: 0, max: 6 }),
     ),
+    maxCostUsd: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(null) },
+      fc.constantFrom(0, 0.01, 0.5, 10),
+    ),
     cooldownBaseMs: fc.integer({ min: 0, max: 2_000 }),
     cooldownExtraMs: fc.integer({ min: 0, max: 8_000 }),
     maxDeliveryFailures: fc.integer({ min: 1, max: 4 }),

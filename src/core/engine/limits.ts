@@ -42,6 +42,15 @@ const nullableCount: Check = (value) => {
   return problem === null ? null : `${problem}, or null for no ceiling`;
 };
 
+/** A non-negative amount of money (USD), or null for no limit. */
+const nullableUsd: Check = (value) => {
+  if (value === null) return null;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    return "must be a finite number of USD >= 0, or null for no cost limit";
+  }
+  return null;
+};
+
 /** Every limit and what it accepts. The key order is the order errors are reported in. */
 const CHECKS: Record<keyof Limits, Check> = {
   maxAutoTurns: count(0),
@@ -51,6 +60,7 @@ const CHECKS: Record<keyof Limits, Check> = {
   stagnationMode: oneOf(STAGNATION_MODES),
   tokenMode: oneOf(TOKEN_MODES),
   maxIncomplete: nullableCount,
+  maxCostUsd: nullableUsd,
   cooldownBaseMs: count(0),
   cooldownMaxMs: count(0),
   maxDeliveryFailures: count(1),

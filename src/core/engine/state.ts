@@ -1,4 +1,5 @@
 import type {
+  Allowance,
   CheckResult,
   CheckStatus,
   ContinuationState,
@@ -95,6 +96,19 @@ export function parseEpisode(raw: unknown): Episode | null {
   const answeredTurnId =
     raw.answeredTurnId === undefined ? null : nullable(raw.answeredTurnId, str);
   const errorRetries = raw.errorRetries === undefined ? 0 : count(raw.errorRetries);
+  // Newer still, and optional: absent stays absent; present and malformed drops the episode.
+  const costUsd = raw.costUsd === undefined ? null : usd(raw.costUsd);
+  const unpricedTurns = raw.unpricedTurns === undefined ? null : count(raw.unpricedTurns);
+  const model = raw.model === undefined ? null : str(raw.model);
+  const raised = raw.raised === undefined ? null : parseAllowance(raw.raised);
+  if (
+    costUsd === undefined ||
+    unpricedTurns === undefined ||
+    model === undefined ||
+    raised === undefined
+  ) {
+    return null;
+  }
   if (
     id === undefined ||
     id === "" ||
@@ -129,7 +143,28 @@ export function parseEpisode(raw: unknown): Episode | null {
     lastFailureAt,
     answeredTurnId,
     errorRetries,
+    ...(costUsd === null ? {} : { costUsd }),
+    ...(unpricedTurns === null ? {} : { unpricedTurns }),
+    ...(model === null ? {} : { model }),
+    ...(raised === null ? {} : { raised }),
   };
+}
+
+/** An amount of money: finite and not negative. */
+function usd(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** A stored `resume --add` allowance; every field present and in range, or undefined. */
+function parseAllowance(raw: unknown): Allowance | undefined {
+  if (!isRecord(raw)) return undefined;
+  const nudges = count(raw.nudges);
+  const tokens = count(raw.tokens);
+  const timeMs = count(raw.timeMs);
+  const costUsd = usd(raw.costUsd);
+  if (nudges === undefined || tokens === undefined || timeMs === undefined) return undefined;
+  if (costUsd === undefined) return undefined;
+  return { nudges, tokens, timeMs, costUsd };
 }
 
 export function parseUsage(raw: unknown): TokenUsage | null {
@@ -160,7 +195,9 @@ export function parseOutcome(raw: unknown): TurnOutcome | null {
     usage === null ||
     typeof raw.injected !== "boolean" ||
     typeof raw.restartCaused !== "boolean" ||
-    (raw.hostRetried !== undefined && typeof raw.hostRetried !== "boolean")
+    (raw.hostRetried !== undefined && typeof raw.hostRetried !== "boolean") ||
+    (raw.model !== undefined && typeof raw.model !== "string") ||
+    (raw.costUsd !== undefined && raw.costUsd !== null && usd(raw.costUsd) === undefined)
   ) {
     return null;
   }
@@ -172,6 +209,10 @@ export function parseOutcome(raw: unknown): TurnOutcome | null {
     injected: raw.injected,
     restartCaused: raw.restartCaused,
     ...(raw.hostRetried === true ? { hostRetried: true } : {}),
+    ...(typeof raw.model === "string" ? { model: raw.model } : {}),
+    ...(raw.costUsd === null || typeof raw.costUsd === "number"
+      ? { costUsd: raw.costUsd as number | null }
+      : {}),
   };
 }
 

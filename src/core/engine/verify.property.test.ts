@@ -31,6 +31,7 @@ const limitsArb: fc.Arbitrary<Limits> = fc.record({
   stagnationMode: fc.constantFrom("fingerprint" as const, "strict" as const),
   tokenMode: fc.constantFrom("spend" as const, "total" as const),
   maxIncomplete: fc.constant(null),
+  maxCostUsd: fc.constant(null),
   cooldownBaseMs: fc.constantFrom(0, 1_000),
   cooldownMaxMs: fc.constant(4_000),
   maxDeliveryFailures: fc.integer({ min: 1, max: 3 }),

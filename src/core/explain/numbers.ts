@@ -59,6 +59,14 @@ export function formatCount(n: number): string {
   return frac === undefined ? `${sign}${grouped}` : `${sign}${grouped}.${frac}`;
 }
 
+/** "$0.42", "$12.50", "$0.0031" (small amounts keep two significant digits). */
+export function formatUsd(usd: number): string {
+  if (!Number.isFinite(usd) || usd < 0) return "?";
+  if (usd > 0 && usd < 0.01) return `$${usd.toPrecision(2)}`;
+  const [whole = "0", cents = "00"] = usd.toFixed(2).split(".");
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${cents}`;
+}
+
 /** "1 item", "3 items". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;

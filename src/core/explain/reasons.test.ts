@@ -11,6 +11,7 @@ const limits: Limits = {
   stagnationMode: "fingerprint",
   tokenMode: "spend",
   maxIncomplete: 10,
+  maxCostUsd: null,
   cooldownBaseMs: 5_000,
   cooldownMaxMs: 60_000,
   maxDeliveryFailures: 3,

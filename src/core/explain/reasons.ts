@@ -7,6 +7,7 @@ import {
   formatCount,
   formatDuration,
   formatRunTime,
+  formatUsd,
   limitCount,
   limitDuration,
   plural,
@@ -39,6 +40,7 @@ export const REASON_TITLES: Record<SkipReason, string> = {
   "max-auto-turns": "nudge budget used up",
   "max-tokens": "token budget used up",
   "max-wall-clock": "time budget used up",
+  "max-cost": "out of budget: cost",
   "too-many-incomplete": "too many open items",
   stagnation: "no progress",
   cooldown: "cooling down after failed deliveries",
@@ -108,6 +110,8 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
       }
       return `This episode has run for ${formatDuration(elapsed)} of ${limitDuration(limits.maxWallClockMs)}; the next real user message starts a new episode.`;
     }
+    case "max-cost":
+      return explainCost(state, limits);
     case "too-many-incomplete":
       return `${plural(summary.incomplete, "incomplete item")} exceed the ceiling of ${formatCount(limits.maxIncomplete ?? 0)}; the list is too long to push through unattended.`;
     case "stagnation": {
@@ -157,6 +161,21 @@ export function explainSkip(reason: SkipReason, ctx: ReasonContext): string {
       return `The last ${plural(failures, "delivery", "deliveries")} failed, so nudges back off${wait}.`;
     }
   }
+}
+
+/** Why the cost budget stops nudging: spent, or unknown (never taken for free). */
+function explainCost(state: ContinuationState, limits: Limits): string {
+  const episode = state.episode;
+  const spent = formatUsd(episode?.costUsd ?? 0);
+  const limit = limits.maxCostUsd === null ? "no limit" : formatUsd(limits.maxCostUsd);
+  const unpriced = (episode?.unpricedTurns ?? 0) + (state.lastOutcome?.costUsd === null ? 1 : 0);
+  if (unpriced > 0) {
+    const model = state.lastOutcome?.model ?? episode?.model;
+    const which =
+      model === undefined ? "the host did not name the model" : `model "${model}" has no price`;
+    return `The cost of ${plural(unpriced, "turn")} is unknown (${which}); with a cost limit of ${limit} an unknown cost is never taken for free, so no nudge is sent (priced so far: ${spent}). Add the model under \`prices\` in the config file, or raise the limit with \`todo-continuation resume <scope> --add cost=...\` once you know the cost.`;
+  }
+  return `This episode cost ${spent} of ${limit}; the next real user message starts a new episode, or \`todo-continuation resume <scope> --add cost=...\` raises the limit.`;
 }
 
 function firstLine(text: string): string {

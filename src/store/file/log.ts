@@ -50,6 +50,7 @@ const ACTIONS: Record<DecisionLogEntry["action"], true> = {
   inject: true,
   skip: true,
   "delivery-failed": true,
+  raised: true,
 };
 
 const NUMBER_FIELDS = ["at", "autoTurns", "tokens", "stagnation", "actionable", "blocked"] as const;
@@ -84,6 +85,10 @@ export function parseLogEntry(raw: unknown): DecisionLogEntry | null {
   };
   if (typeof raw.delivered === "boolean") entry.delivered = raw.delivered;
   if (typeof raw.note === "string") entry.note = raw.note;
+  if (raw.advise === true) entry.advise = true;
+  if (typeof raw.costUsd === "number" && Number.isFinite(raw.costUsd) && raw.costUsd >= 0) {
+    entry.costUsd = raw.costUsd;
+  }
   return entry;
 }
 

@@ -9,6 +9,7 @@ const ACTIONS: Record<DecisionLogEntry["action"], true> = {
   inject: true,
   skip: true,
   "delivery-failed": true,
+  raised: true,
 };
 
 function isAction(value: unknown): value is DecisionLogEntry["action"] {
@@ -55,6 +56,10 @@ export function parseLogEntry(raw: unknown): DecisionLogEntry | null {
   };
   if (typeof raw.delivered === "boolean") entry.delivered = raw.delivered;
   if (typeof raw.note === "string") entry.note = raw.note;
+  if (raw.advise === true) entry.advise = true;
+  if (typeof raw.costUsd === "number" && Number.isFinite(raw.costUsd) && raw.costUsd >= 0) {
+    entry.costUsd = raw.costUsd;
+  }
   return entry;
 }
 

@@ -23,6 +23,7 @@ export const LIMITS: Limits = {
   stagnationMode: "fingerprint",
   tokenMode: "spend",
   maxIncomplete: null,
+  maxCostUsd: null,
   cooldownBaseMs: 1_000,
   cooldownMaxMs: 8_000,
   maxDeliveryFailures: 3,
