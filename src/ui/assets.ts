@@ -120,7 +120,7 @@ export const APP_JS: string = `
     const summary = live.querySelector("[data-needs-you]");
     if (!summary) return;
     const n = Number(summary.getAttribute("data-needs-you")) || 0;
-    const base = document.title.replace(/^(d[d,]*) /, "");
+    const base = document.title.replace(/^\\(\\d[\\d,]*\\) /, "");
     document.title = n > 0 ? "(" + n.toLocaleString("en-US") + ") " + base : base;
   }
   function schedule() { if (timer === null) timer = setTimeout(refresh, 60); }
