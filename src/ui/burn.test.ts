@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DecisionLogEntry, Episode } from "../core/types.js";
 import { BURN_WINDOW_MS, burnRate, projectNearestLimit } from "./burn.js";
+import { ratePoints } from "./view-model.js";
 
 function episode(over: Partial<Episode> = {}): Episode {
   return {
@@ -187,6 +188,33 @@ describe("projectNearestLimit", () => {
           );
           expect(rate.tokensPerMinute).toBeGreaterThanOrEqual(0);
           expect(rate.nudgesPerMinute).toBeGreaterThanOrEqual(0);
+        },
+      ),
+    );
+  });
+});
+
+describe("ratePoints", () => {
+  it("keeps what every later burn rate needs (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3_600_000 }), fc.nat(100_000)), {
+          maxLength: 30,
+        }),
+        fc.integer({ min: 0, max: 3_600_000 }),
+        fc.integer({ min: 0, max: 3_600_000 }),
+        (raw, builtAt, later) => {
+          const sorted = [...raw].sort((a, b) => a[0] - b[0]);
+          // Running totals only grow.
+          let total = 0;
+          const log = sorted.map(([at, add], i) => {
+            total += add;
+            return entry(at, total, i);
+          });
+          const e = episode({ tokens: total + 10, autoTurns: log.length });
+          const kept = ratePoints(log, "ep", builtAt);
+          const now = builtAt + later;
+          expect(burnRate(e, kept, now)).toEqual(burnRate(e, log, now));
         },
       ),
     );

@@ -56,7 +56,7 @@ function totalsAt(points: readonly Point[], at: number): Point {
  */
 export function burnRate(
   episode: Episode,
-  log: readonly DecisionLogEntry[],
+  log: readonly Pick<DecisionLogEntry, "at" | "tokens" | "autoTurns" | "episodeId" | "action">[],
   now: number,
   windowMs = BURN_WINDOW_MS,
 ): BurnRate {

@@ -12,6 +12,7 @@ import type {
   StoreProblem,
   TodoSummary,
 } from "../core/types.js";
+import { BURN_WINDOW_MS } from "./burn.js";
 import { GROUP_WORDS, type Grouping, type GroupName, groupOf } from "./groups.js";
 import { type VerificationView, verificationView } from "./verification.js";
 
@@ -115,7 +116,7 @@ export interface OverviewRow {
   /** The newest thing that happened: a decision, a turn, a user turn, a check, a nudge. */
   lastEventAt: number | null;
   /** The open episode and its decisions from the log (oldest first), for burn rates at render time. */
-  spend: { episode: Episode; entries: DecisionLogEntry[] } | null;
+  spend: { episode: Episode; entries: RatePoint[] } | null;
   /** Lower-cased text the filter box searches. */
   search: string;
 }
@@ -152,6 +153,32 @@ export function lastEventAt(
 
 /** Decisions of the open episode a row keeps for its burn rate. */
 const RATE_ENTRIES = 64;
+
+/** What the burn rate needs of a decision: when, and the episode's running totals then. */
+export type RatePoint = Pick<
+  DecisionLogEntry,
+  "at" | "tokens" | "autoTurns" | "episodeId" | "action"
+>;
+
+/**
+ * The decisions of the episode the burn rate can still use: those in the window from `now` on
+ * (the window only moves forward) and the newest before it, its starting point. Kept as small
+ * points, so 10,000 rows hold a few numbers each, not their logs.
+ */
+export function ratePoints(
+  log: readonly DecisionLogEntry[],
+  episodeId: string,
+  now: number,
+): RatePoint[] {
+  const from = now - BURN_WINDOW_MS;
+  const mine = log.filter((e) => e.episodeId === episodeId && e.action !== "delivery-failed");
+  let first = mine.findIndex((e) => e.at > from);
+  if (first < 0) first = mine.length;
+  return mine
+    .slice(Math.max(0, first - 1))
+    .slice(-RATE_ENTRIES)
+    .map(({ at, tokens, autoTurns, action }) => ({ at, tokens, autoTurns, episodeId, action }));
+}
 
 /** Budgets at or above this limit mean "no limit" (presets use a huge number). */
 const UNLIMITED_AT = Number.MAX_SAFE_INTEGER / 2;
@@ -304,10 +331,7 @@ export function overviewRow(input: {
     project: input.project ?? null,
     model: episode?.model ?? null,
     lastEventAt: lastEventAt(snapshot.state, last),
-    spend:
-      episode === null
-        ? null
-        : { episode, entries: log.filter((e) => e.episodeId === episode.id).slice(-RATE_ENTRIES) },
+    spend: episode === null ? null : { episode, entries: ratePoints(log, episode.id, now) },
     search: searchText([
       scope.key,
       label,
