@@ -1,12 +1,11 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CLI, cli, ROOT, run, SCREENSHOTS, startUi } from "./support.js";
 
 /**
  * The dashboard for many agents in a real browser (Debian's chromium driven by
@@ -15,41 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * stop-all with its confirmation step.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const CLI = join(ROOT, "dist/cli/main.js");
-const CHROMIUM = process.env.TODO_CONTINUATION_CHROMIUM ?? "/usr/bin/chromium";
-/** Set to a folder to refresh the overview screenshot in the docs from this run. */
-const SCREENSHOTS = process.env.TODO_CONTINUATION_SCREENSHOTS;
-const run = promisify(execFile);
-
 type Dist = typeof import("../../../src/runtime/runtime.js") &
   typeof import("../../../src/store/file/index.js") &
   typeof import("../../../src/core/scope/scope.js") &
   typeof import("../../../src/core/engine/state.js");
-
-async function cli(dir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [CLI, "--dir", dir, ...args]);
-  return stdout;
-}
-
-function startUi(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, "--dir", dir, "ui", "--json"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolveUrl, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /"url":\s*"([^"]+)"/.exec(out);
-      if (match) resolveUrl({ child, url: match[1]! });
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`ui exited with ${code}: ${err}`)));
-  });
-}
 
 describe("the dashboard for many agents in a real browser", () => {
   let dir = "";
