@@ -1,25 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { episode as fixture } from "../core/engine/test-support/fixtures.js";
 import type { DecisionLogEntry, Episode } from "../core/types.js";
 import { BURN_WINDOW_MS, burnRate, projectNearestLimit } from "./burn.js";
 import { ratePoints } from "./view-model.js";
 
+/** An episode from nothing at 0, with no nudge answered yet. */
 function episode(over: Partial<Episode> = {}): Episode {
-  return {
-    id: "ep",
-    startedAt: 0,
-    autoTurns: 0,
-    tokens: 0,
-    stagnation: 0,
-    lastFingerprint: null,
-    minIncomplete: null,
-    maxCompleted: null,
-    lastCountedTurnId: null,
-    failures: 0,
-    lastInjectionAt: null,
-    lastFailureAt: null,
-    ...over,
-  };
+  return fixture({ id: "ep", startedAt: 0, autoTurns: 0, lastInjectionAt: null, ...over });
 }
 
 function entry(at: number, tokens: number, autoTurns: number, episodeId = "ep"): DecisionLogEntry {

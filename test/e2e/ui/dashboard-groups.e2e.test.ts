@@ -84,31 +84,30 @@ describe("the dashboard for many agents in a real browser", () => {
     await runtime.turnStarted(worker, { real: true });
     await runtime.setTodos(worker, [{ content: "Write the parser", status: "in_progress" }]);
     await runtime.turnEnded(worker, { stopReason: "stop" });
-    // Needs you: the host logged a pending question.
     const asking = session("e2e", "asking");
+    // The host reports a pending question: the decision logs awaiting-user.
+    await runtime.turnStarted(asking, { real: true });
     await runtime.setTodos(asking, [{ content: "Pick a database", status: "pending" }]);
-    const question = {
-      at: Date.now(),
-      action: "skip" as const,
-      reason: "awaiting-user" as const,
-      episodeId: null,
-      autoTurns: 0,
-      tokens: 0,
-      stagnation: 0,
-      actionable: 1,
-      blocked: 0,
-      nudgeChars: null,
-      nudgeTokens: null,
-      trigger: "stop-hook",
-    };
-    await store.transact(asking, () => ({ log: [question], result: null }));
-    // Out of budget: the host's Stop hook logged the spent token budget.
+    await runtime.turnEnded(asking, { stopReason: "stop" });
+    expect(
+      await runtime.runIdle(asking, { deliver: () => {}, signals: { awaitingUser: true } }),
+    ).toEqual({ action: "skip", reason: "awaiting-user" });
+    // Out of budget: a token limit of 1,000, one nudge, then a turn that spends more.
     const spent = session("e2e", "spent");
-    await runtime.setTodos(spent, [{ content: "Refactor the store", status: "pending" }]);
-    await store.transact(spent, () => ({
-      log: [{ ...question, at: Date.now(), reason: "max-tokens", tokens: 900_000 }],
-      result: null,
-    }));
+    const tight = new dist.ContinuationRuntime({ store, limits: { maxTokens: 1_000 } });
+    await tight.turnStarted(spent, { real: true });
+    await tight.setTodos(spent, [{ content: "Refactor the store", status: "pending" }]);
+    await tight.turnEnded(spent, { stopReason: "stop" });
+    expect((await tight.runIdle(spent, { deliver: () => {} })).action).toBe("inject");
+    await tight.turnEnded(spent, {
+      stopReason: "stop",
+      injected: true,
+      usage: { input: 2_000, output: 500, total: 2_500 },
+    });
+    expect(await tight.runIdle(spent, { deliver: () => {} })).toEqual({
+      action: "skip",
+      reason: "max-tokens",
+    });
     await store.close();
     // The cost columns: priced, partly priced, unpriced, and (the demo's) not tracked at all.
     await withEpisode("pricey", "priced", { costUsd: 1.5, model: "claude-sonnet-4" });
