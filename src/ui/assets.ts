@@ -12,7 +12,7 @@ body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-ser
 .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
 .where, .dim { color: var(--dim); }
 .live-status { margin-left: auto; color: var(--dim); font-size: .9em; }
-main { padding: 1em 1.2em; max-width: 1400px; }
+main { padding: 1em 1.2em; max-width: 1800px; }
 h1 { font-size: 1.4em; margin: .2em 0 .6em; }
 h2 { font-size: 1.15em; margin: 1.2em 0 .4em; }
 h3 { font-size: 1em; margin: .8em 0 .2em; }

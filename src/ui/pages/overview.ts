@@ -114,7 +114,7 @@ function rowCells(ctx: PageContext, row: OverviewRow): Html {
 <td class="num">${row.counts.open}</td>
 <td class="num">${row.counts.blocked}</td>
 <td class="num">${row.counts.done}</td>
-<td><span class="state state-${row.state}">${row.stateWords}</span>${verifyBadge(row.verify)}<br><span class="why dim">${row.groupWhy}</span></td>
+<td><span class="state state-${row.state}">${row.stateWords}</span>${verifyBadge(row.verify)}${row.groupWhy === row.stateWords ? "" : html`<br><span class="why dim">${row.groupWhy}</span>`}</td>
 <td>${budgetMeters(row.budgets)}</td>
 `;
 }

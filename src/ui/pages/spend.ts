@@ -23,7 +23,8 @@ export function spendCells(row: OverviewRow, limits: SpendLimits, now: number): 
   }
   const { episode, entries } = row.spend;
   const rate = burnRate(episode, entries, now);
-  const nearest = projectNearestLimit(episode, rate, limits, now);
+  // Only a session being kept going heads for a limit; a stopped or finished one does not.
+  const nearest = row.group === "working" ? projectNearestLimit(episode, rate, limits, now) : null;
   const cost = costWords(episode);
   const burn = html`${formatCount(Math.round(rate.tokensPerMinute))} tok/min<br>${
     rate.usdPerHour === null

@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, CLI, cli, ROOT, run, SCREENSHOTS, startUi } from "./support.js";
+import { CHROMIUM, CLI, cli, launchChromium, ROOT, run, SCREENSHOTS, startUi } from "./support.js";
 
 /**
  * The dashboard for many agents in a real browser (Debian's chromium driven by
@@ -32,6 +32,7 @@ describe("the dashboard for many agents in a real browser", () => {
     host: string,
     id: string,
     episode: { costUsd?: number; unpricedTurns?: number; model?: string },
+    stopped = true,
   ) {
     const store = dist.createFileStore({ root: dir });
     const now = Date.now();
@@ -43,7 +44,7 @@ describe("the dashboard for many agents in a real browser", () => {
       },
       state: {
         ...dist.emptyState(),
-        stopped: true,
+        stopped,
         episode: {
           id: `ep-${id}`,
           startedAt: now - 10 * 60_000,
@@ -110,7 +111,8 @@ describe("the dashboard for many agents in a real browser", () => {
     });
     await store.close();
     // The cost columns: priced, partly priced, unpriced, and (the demo's) not tracked at all.
-    await withEpisode("pricey", "priced", { costUsd: 1.5, model: "claude-sonnet-4" });
+    // Kept going (not stopped): the one whose nearest limit is projected.
+    await withEpisode("pricey", "priced", { costUsd: 1.5, model: "claude-sonnet-4" }, false);
     await withEpisode("pricey", "partial", {
       costUsd: 0.4,
       unpricedTurns: 1,
@@ -118,10 +120,7 @@ describe("the dashboard for many agents in a real browser", () => {
     });
     await withEpisode("pricey", "unpriced", { unpricedTurns: 2, model: "local-llm" });
     ui = await startUi(dir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -149,7 +148,8 @@ describe("the dashboard for many agents in a real browser", () => {
     expect(await groupOf("e2e session spent")).toBe("out-of-budget");
     // The demo's stuck session made no progress: its episode ended, as a stop does.
     expect(await groupOf("demo session stuck")).toBe("stopped");
-    expect(await groupOf("pricey session priced")).toBe("stopped");
+    expect(await groupOf("pricey session partial")).toBe("stopped");
+    expect(await groupOf("pricey session priced")).toBe("working");
     // Headings in the order of what needs someone most.
     const heads = await page.locator("tr.group-head").allTextContents();
     expect(heads[0]).toBe("needs you");
@@ -205,6 +205,8 @@ describe("the dashboard for many agents in a real browser", () => {
     expect(await row(page, "pricey session priced").locator("td.eta").textContent()).toMatch(
       /^(nudges|tokens|wall clock|cost) (in .+|reached)$/,
     );
+    // A stopped session heads for no limit.
+    expect(await row(page, "pricey session partial").locator("td.eta").textContent()).toBe("—");
     expect(await row(page, "pricey session priced").locator("td.last-event").textContent()).toMatch(
       /ago$/,
     );

@@ -95,7 +95,7 @@ describe("todo-continuation ui in a real browser", () => {
       .toBe("out of budget");
     if (SCREENSHOTS) {
       await mkdir(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, "ui-overview.png") });
+      // docs/ui-overview.png comes from dashboard-groups.e2e.test.ts (groups, spend, totals).
       await page.getByRole("link", { name: "demo session restart", exact: true }).click();
       await page.setViewportSize({ width: 900, height: 640 });
       await page.screenshot({ path: join(SCREENSHOTS, "ui-scope.png"), fullPage: true });

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type Browser, chromium } from "playwright-core";
 
 /** What the dashboard's browser tests share: the built CLI, the system's chromium, `ui` started. */
 
@@ -35,5 +36,13 @@ export function startUi(dir: string): Promise<{ child: ChildProcess; url: string
       err += chunk.toString();
     });
     child.on("exit", (code) => reject(new Error(`ui exited with ${code}: ${err}`)));
+  });
+}
+
+/** The system's chromium, headless, as every dashboard test drives it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
   });
 }

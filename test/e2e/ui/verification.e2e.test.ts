@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, CLI, ROOT, startUi } from "./support.js";
+import { CHROMIUM, CLI, launchChromium, ROOT, startUi } from "./support.js";
 
 /**
  * The last verification on the dashboard, in a real browser (chromium driven
@@ -41,10 +41,7 @@ describe("the last verification on the dashboard", () => {
     dir = await mkdtemp(join(tmpdir(), "tc-e2e-ui-verify-"));
     repo = built.makeRepo(10, "tc-e2e-ui-verify-repo-");
     ui = await startUi(dir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
