@@ -54,8 +54,14 @@ function totalsAt(points: readonly Point[], at: number): Point {
  * of the window as the log recorded them. A session that went quiet slows to
  * zero as the window moves past its last spend.
  */
+/** What the rates need of an episode. */
+export type EpisodeSpend = Pick<
+  Episode,
+  "id" | "startedAt" | "autoTurns" | "tokens" | "costUsd" | "unpricedTurns"
+>;
+
 export function burnRate(
-  episode: Episode,
+  episode: EpisodeSpend,
   log: readonly Pick<DecisionLogEntry, "at" | "tokens" | "autoTurns" | "episodeId" | "action">[],
   now: number,
   windowMs = BURN_WINDOW_MS,
@@ -81,7 +87,7 @@ export function burnRate(
 }
 
 /** The episode's cost when every turn was priced; null when some turn was not. */
-export function knownCost(episode: Episode): number | null {
+export function knownCost(episode: EpisodeSpend): number | null {
   if (episode.costUsd === undefined) return null;
   if ((episode.unpricedTurns ?? 0) > 0) return null;
   return episode.costUsd;
@@ -101,7 +107,7 @@ function limited(limit: number | null | undefined): limit is number {
  * never reached. Null when no limit is set or none is being spent.
  */
 export function projectNearestLimit(
-  episode: Episode,
+  episode: EpisodeSpend,
   rate: BurnRate,
   limits: Pick<Limits, "maxAutoTurns" | "maxTokens" | "maxWallClockMs"> & CostLimit,
   now: number,

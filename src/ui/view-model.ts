@@ -116,13 +116,15 @@ export interface OverviewRow {
   /** The newest thing that happened: a decision, a turn, a user turn, a check, a nudge. */
   lastEventAt: number | null;
   /** The open episode and its decisions from the log (oldest first), for burn rates at render time. */
-  spend: { episode: Episode; entries: RatePoint[] } | null;
+  spend: { episode: SpendEpisode; entries: RatePoint[] } | null;
   /** Lower-cased text the filter box searches. */
   search: string;
 }
 
 /** The open episode's cost in words: "$0.42", "≥ $0.42" (some turns unpriced), "unknown", "—". */
-export function costWords(episode: Episode | null | undefined): string {
+export function costWords(
+  episode: Pick<Episode, "costUsd" | "unpricedTurns"> | null | undefined,
+): string {
   if (episode == null || episode.costUsd === undefined) {
     return (episode?.unpricedTurns ?? 0) > 0 ? "unknown" : "—";
   }
@@ -153,6 +155,22 @@ export function lastEventAt(
 
 /** Decisions of the open episode a row keeps for its burn rate. */
 const RATE_ENTRIES = 64;
+
+/** What the spend columns need of the open episode (a row keeps no more of it). */
+export type SpendEpisode = Pick<Episode, "id" | "startedAt" | "autoTurns" | "tokens"> &
+  Pick<Episode, "costUsd" | "unpricedTurns">;
+
+export function spendEpisode(e: Episode): SpendEpisode {
+  const out: SpendEpisode = {
+    id: e.id,
+    startedAt: e.startedAt,
+    autoTurns: e.autoTurns,
+    tokens: e.tokens,
+  };
+  if (e.costUsd !== undefined) out.costUsd = e.costUsd;
+  if (e.unpricedTurns !== undefined) out.unpricedTurns = e.unpricedTurns;
+  return out;
+}
 
 /** What the burn rate needs of a decision: when, and the episode's running totals then. */
 export type RatePoint = Pick<
@@ -331,7 +349,10 @@ export function overviewRow(input: {
     project: input.project ?? null,
     model: episode?.model ?? null,
     lastEventAt: lastEventAt(snapshot.state, last),
-    spend: episode === null ? null : { episode, entries: ratePoints(log, episode.id, now) },
+    spend:
+      episode === null
+        ? null
+        : { episode: spendEpisode(episode), entries: ratePoints(log, episode.id, now) },
     search: searchText([
       scope.key,
       label,
