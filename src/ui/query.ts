@@ -81,7 +81,8 @@ export function isOldFinished(row: OverviewRow, hideBefore: number): boolean {
   return isFinished(row.group) && row.lastEventAt !== null && row.lastEventAt < hideBefore;
 }
 
-const GROUP_RANK = new Map<string, number>(GROUP_NAMES.map((g, i) => [g, i]));
+/** A group's place in the order (a plain object: the sort of 10,000 rows looks it up often). */
+const GROUP_RANK = Object.fromEntries(GROUP_NAMES.map((g, i) => [g, i])) as Record<string, number>;
 
 function compareBy(sort: SortKey): (a: OverviewRow, b: OverviewRow) => number {
   const text = (f: (r: OverviewRow) => string) => (a: OverviewRow, b: OverviewRow) =>
@@ -91,8 +92,7 @@ function compareBy(sort: SortKey): (a: OverviewRow, b: OverviewRow) => number {
     case "group":
       // In a group, the newest event first.
       return (a, b) =>
-        GROUP_RANK.get(a.group)! - GROUP_RANK.get(b.group)! ||
-        (b.lastEventAt ?? 0) - (a.lastEventAt ?? 0);
+        GROUP_RANK[a.group]! - GROUP_RANK[b.group]! || (b.lastEventAt ?? 0) - (a.lastEventAt ?? 0);
     case "label":
       return text((r) => r.label.toLowerCase());
     case "host":

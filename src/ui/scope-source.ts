@@ -237,6 +237,8 @@ export class ScopeSource {
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
       this.#totals.delete(scope.key);
+      // Read in full when it is readable again (its totals were dropped).
+      this.#newest.delete(scope.key);
       this.#rows.set(unreadableRow(scope, label, problemOf(item.error), this.#project));
       return;
     }
@@ -251,7 +253,12 @@ export class ScopeSource {
       if (problem?.unreadable) this.counters.storeErrors++;
       const last = log.at(-1) ?? null;
       const known = this.#newest.has(scope.key);
-      if (known) this.counters.count(scope, newEntries(log, this.#newest.get(scope.key) ?? null));
+      const fresh = known ? newEntries(log, this.#newest.get(scope.key) ?? null) : log;
+      if (known) this.counters.count(scope, fresh);
+      // A log is only ever appended to (and trimmed as it is): the same newest entry is the same
+      // log, so its totals stand; a reload of unchanged scopes recomputes none.
+      if (!known || fresh.length > 0 || last === null)
+        this.#totals.set(scope.key, scopeHost(scope), log);
       this.#newest.set(scope.key, last);
       this.#scopes.set(scope.key, scope);
       const now = this.#runtime.now();
@@ -271,13 +278,14 @@ export class ScopeSource {
           project: this.#project,
         }),
       );
-      this.#totals.set(scope.key, scopeHost(scope), log);
       this.counters.setEpisode(scope, snapshot.state.episode);
     } catch (error) {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
       this.#totals.delete(scope.key);
+      // Read in full when it is readable again (its totals were dropped).
+      this.#newest.delete(scope.key);
       this.#rows.set(unreadableRow(scope, label, problemOf(error), this.#project));
     }
   }

@@ -142,15 +142,19 @@ export function lastEventAt(
   state: ScopeSnapshot["state"],
   last: DecisionLogEntry | null,
 ): number | null {
-  const times = [
+  const check = state.verify?.last;
+  let newest: number | null = null;
+  for (const t of [
     last?.at,
     state.lastOutcome?.endedAt,
     state.lastUserTurnAt,
     state.episode?.lastInjectionAt,
     state.episode?.startedAt,
-    state.verify?.last == null ? null : state.verify.last.startedAt + state.verify.last.durationMs,
-  ].filter((t): t is number => typeof t === "number" && Number.isFinite(t));
-  return times.length === 0 ? null : Math.max(...times);
+    check == null ? null : check.startedAt + check.durationMs,
+  ]) {
+    if (typeof t === "number" && Number.isFinite(t) && (newest === null || t > newest)) newest = t;
+  }
+  return newest;
 }
 
 /** Decisions of the open episode a row keeps for its burn rate. */
