@@ -435,6 +435,23 @@ async function uiLiveRows(): Promise<void> {
       unit: "ms",
       ...result(atMost(3000), live.readyMs),
     });
+    const slowest = Math.max(...live.overviewMs);
+    add({
+      name: `ui.overview.${scopes}_ms`,
+      value: round(median(live.overviewMs)),
+      unit: "ms",
+      target: "<= 1000",
+      ok: slowest <= 1000,
+      p99: round(slowest),
+    });
+    if (live.peakRssMb !== null) {
+      add({
+        name: "ui.rss_mb",
+        value: Math.round(live.peakRssMb),
+        unit: "MB",
+        ...result(atMost(300), live.peakRssMb),
+      });
+    }
     const worst = Math.max(...live.stopVisibleMs);
     add({
       name: "ui.stop_visible_ms",

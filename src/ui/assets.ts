@@ -12,7 +12,7 @@ body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-ser
 .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
 .where, .dim { color: var(--dim); }
 .live-status { margin-left: auto; color: var(--dim); font-size: .9em; }
-main { padding: 1em 1.2em; max-width: 1400px; }
+main { padding: 1em 1.2em; max-width: 1800px; }
 h1 { font-size: 1.4em; margin: .2em 0 .6em; }
 h2 { font-size: 1.15em; margin: 1.2em 0 .4em; }
 h3 { font-size: 1em; margin: .8em 0 .2em; }
@@ -66,6 +66,17 @@ meter { width: 6em; }
 textarea { width: 100%; max-width: 60em; font-family: ui-monospace, monospace; font-size: .9em; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .empty { color: var(--dim); font-style: italic; }
+.groups ul { list-style: none; display: flex; flex-wrap: wrap; gap: .3em 1em; padding: 0; margin: .2em 0 .6em; }
+.groups a[aria-current] { font-weight: 700; color: var(--fg); text-decoration: none; }
+.groups a[data-group="needs-you"] { color: #9f1239; }
+tr.group-head th { background: #f1f5f9; color: var(--fg); font-size: .95em; padding-top: .5em; }
+.why, .model, .project { font-size: .85em; }
+.cost, .burn, .eta, .last-event { font-size: .9em; white-space: nowrap; }
+.bulk { display: flex; flex-wrap: wrap; gap: 1em; align-items: start; margin: 0 0 .8em; }
+.bulk details summary { cursor: pointer; color: var(--accent); }
+.bulk form { display: flex; gap: .6em; align-items: end; }
+.bulk label { display: flex; flex-direction: column; font-size: .9em; color: var(--dim); }
+.totals-table { max-width: 50em; }
 ${VERIFICATION_CSS}`;
 
 /**
@@ -90,7 +101,11 @@ export const APP_JS: string = `
     try {
       const response = await fetch(live.dataset.src, { headers: { accept: "text/html" } });
       if (response.ok) {
+        // Rows picked for a bulk resume stay picked across updates.
+        const picked = new Set(Array.from(live.querySelectorAll("input[name=key]:checked"), (box) => box.value));
         live.innerHTML = await response.text();
+        for (const box of live.querySelectorAll("input[name=key]")) if (picked.has(box.value)) box.checked = true;
+        showNeeds();
         document.body.dataset.updatedAt = String(Date.now());
       }
     } catch (error) {
@@ -99,6 +114,14 @@ export const APP_JS: string = `
       running = false;
       if (again) { again = false; schedule(); }
     }
+  }
+  // The title counts the scopes that need someone, so a tab in the background shows it.
+  function showNeeds() {
+    const summary = live.querySelector("[data-needs-you]");
+    if (!summary) return;
+    const n = Number(summary.getAttribute("data-needs-you")) || 0;
+    const base = document.title.replace(/^\\(\\d[\\d,]*\\) /, "");
+    document.title = n > 0 ? "(" + n.toLocaleString("en-US") + ") " + base : base;
   }
   function schedule() { if (timer === null) timer = setTimeout(refresh, 60); }
   const key = live.dataset.key;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { copyFile, mkdir } from "node:fs/promises";
+import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
@@ -93,7 +93,19 @@ export async function seedFileStore(root: string, count: number): Promise<FileSt
 interface Running {
   url: URL;
   token: string;
+  pid: number;
   stop(): Promise<void>;
+}
+
+/** The peak resident memory of a process in MB (Linux's VmHWM), or null where it cannot be read. */
+export async function peakRssMb(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+    return match === null ? null : Number(match[1]) / 1024;
+  } catch {
+    return null;
+  }
 }
 
 /** Starts the built CLI's `ui` on `root`; resolves once it prints its URL. */
@@ -113,6 +125,7 @@ export function startUiProcess(cli: string, root: string): Promise<Running> {
       resolve({
         url,
         token: url.searchParams.get("token")!,
+        pid: child.pid!,
         async stop() {
           child.kill("SIGINT");
           await exited;
@@ -169,6 +182,10 @@ export interface DashboardProcessResult {
   readyMs: number;
   /** A stop or resume written by another writer, to the page's event and its state showing it. */
   stopVisibleMs: number[];
+  /** `GET /`, the overview (grouped, with spend columns and totals), once the store is read. */
+  overviewMs: number[];
+  /** The dashboard process's peak resident memory after all of it, in MB (null: unknown). */
+  peakRssMb: number | null;
 }
 
 /**
@@ -186,13 +203,22 @@ export async function benchDashboardProcess(
   const started = performance.now();
   const ui = await startUiProcess(cli, root);
   const stopVisibleMs: number[] = [];
+  const overviewMs: number[] = [];
   let readyMs: number;
+  let peak: number | null = null;
   try {
     const api = new URL("/api/scopes", ui.url);
     api.searchParams.set("token", ui.token);
     const listed = ((await (await fetch(api)).json()) as { scopes: unknown[] }).scopes.length;
     readyMs = performance.now() - started;
     if (listed !== scopes) throw new Error(`the overview listed ${listed} of ${scopes} scopes`);
+    // The overview as a browser asks for it; the first request is not counted (it warms up).
+    for (let i = 0; i < 6; i++) {
+      const t0 = performance.now();
+      const page = await (await fetch(ui.url)).text();
+      if (i > 0) overviewMs.push(performance.now() - t0);
+      if (!page.includes("Totals per day and host")) throw new Error("the overview has no totals");
+    }
     for (let i = 0; i < stops; i++) {
       const scope = benchScope((i * 997) % scopes);
       const stopped = i % 2 === 0;
@@ -206,11 +232,12 @@ export async function benchDashboardProcess(
       stopVisibleMs.push(performance.now() - t0);
       await events.close();
     }
+    peak = await peakRssMb(ui.pid);
   } finally {
     await ui.stop();
     await store.close();
   }
-  return { scopes, readyMs, stopVisibleMs };
+  return { scopes, readyMs, stopVisibleMs, overviewMs, peakRssMb: peak };
 }
 
 export interface StallResult {

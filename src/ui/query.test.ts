@@ -16,6 +16,12 @@ describe("filter and sort", () => {
       episodeId: null,
       last: { at, action: "inject", reason: null, words: "nudged" },
       problem: null,
+      group: "idle",
+      groupWhy: "nothing to do",
+      project: null,
+      model: null,
+      lastEventAt: at,
+      spend: null,
       search: `${key} ${host} ${state}`,
     }) satisfies OverviewRow;
   const rows = [

@@ -1,10 +1,12 @@
+import { GROUP_NAMES, type GroupName, isFinished } from "./groups.js";
 import { type OverviewRow, type ScopeStateName, STATE_NAMES } from "./view-model.js";
 
 /** The overview's filter and sort, read from the URL so a view can be bookmarked. */
 
-export type SortKey = "label" | "host" | "state" | "open" | "blocked" | "done" | "last";
+export type SortKey = "group" | "label" | "host" | "state" | "open" | "blocked" | "done" | "last";
 
 export const SORT_KEYS: readonly SortKey[] = [
+  "group",
   "label",
   "host",
   "state",
@@ -18,21 +20,44 @@ export interface OverviewQuery {
   text: string;
   host: string;
   state: ScopeStateName | "";
+  group: GroupName | "";
   sort: SortKey;
   descending: boolean;
+  /**
+   * Finished scopes (not needing anyone, not working) whose last event is older than this are
+   * left out; null shows them all.
+   */
+  hideBefore: number | null;
 }
 
 export const DEFAULT_QUERY: OverviewQuery = {
   text: "",
   host: "",
   state: "",
-  sort: "last",
-  descending: true,
+  group: "",
+  sort: "group",
+  descending: false,
+  hideBefore: null,
 };
 
-/** The overview's query from URL parameters; unknown values fall back to the default. */
-export function parseQuery(params: URLSearchParams): OverviewQuery {
+/** How old a finished scope's last event may be before the overview hides it (unless asked). */
+export const FINISHED_SHOWN_MS = 86_400_000;
+
+/**
+ * Where the cut for old finished scopes falls at `now`: rounded down to the minute, so the
+ * selections kept between requests stay valid for a minute at a time.
+ */
+export function hideBeforeAt(now: number): number {
+  return Math.floor((now - FINISHED_SHOWN_MS) / 60_000) * 60_000;
+}
+
+/**
+ * The overview's query from URL parameters; unknown values fall back to the default. With
+ * `now`, old finished scopes are hidden unless `old=1` asks for them.
+ */
+export function parseQuery(params: URLSearchParams, now?: number): OverviewQuery {
   const state = params.get("state") ?? "";
+  const group = params.get("group") ?? "";
   const sort = params.get("sort") ?? "";
   const order = params.get("order");
   const sortKey = (SORT_KEYS as string[]).includes(sort) ? (sort as SortKey) : DEFAULT_QUERY.sort;
@@ -40,16 +65,34 @@ export function parseQuery(params: URLSearchParams): OverviewQuery {
     text: (params.get("q") ?? "").trim().slice(0, 200),
     host: (params.get("host") ?? "").trim(),
     state: (STATE_NAMES as string[]).includes(state) ? (state as ScopeStateName) : "",
+    group: (GROUP_NAMES as string[]).includes(group) ? (group as GroupName) : "",
     sort: sortKey,
-    descending: order === null ? sortKey === DEFAULT_QUERY.sort : order === "desc",
+    // The newest decision first by default; groups in their own order (needs you first).
+    descending: order === null ? sortKey === "last" : order === "desc",
+    hideBefore: now === undefined || params.get("old") === "1" ? null : hideBeforeAt(now),
   };
 }
+
+/**
+ * Whether a row is a finished scope whose last event is older than `hideBefore`. A scope with no
+ * event time at all (a list and nothing else) is shown: its age is unknown.
+ */
+export function isOldFinished(row: OverviewRow, hideBefore: number): boolean {
+  return isFinished(row.group) && row.lastEventAt !== null && row.lastEventAt < hideBefore;
+}
+
+/** A group's place in the order (a plain object: the sort of 10,000 rows looks it up often). */
+const GROUP_RANK = Object.fromEntries(GROUP_NAMES.map((g, i) => [g, i])) as Record<string, number>;
 
 function compareBy(sort: SortKey): (a: OverviewRow, b: OverviewRow) => number {
   const text = (f: (r: OverviewRow) => string) => (a: OverviewRow, b: OverviewRow) =>
     f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0;
   const num = (f: (r: OverviewRow) => number) => (a: OverviewRow, b: OverviewRow) => f(a) - f(b);
   switch (sort) {
+    case "group":
+      // In a group, the newest event first.
+      return (a, b) =>
+        GROUP_RANK[a.group]! - GROUP_RANK[b.group]! || (b.lastEventAt ?? 0) - (a.lastEventAt ?? 0);
     case "label":
       return text((r) => r.label.toLowerCase());
     case "host":
@@ -73,6 +116,8 @@ export function rowMatcher(query: OverviewQuery): (row: OverviewRow) => boolean 
   return (r) =>
     (query.host === "" || r.host === query.host) &&
     (query.state === "" || r.state === query.state) &&
+    (query.group === "" || r.group === query.group) &&
+    (query.hideBefore === null || !isOldFinished(r, query.hideBefore)) &&
     (text === "" || r.search.includes(text));
 }
 
@@ -90,5 +135,13 @@ export function selectRows(rows: readonly OverviewRow[], query: OverviewQuery): 
 
 /** A query as a string, for caching its selection. */
 export function queryKey(query: OverviewQuery): string {
-  return JSON.stringify([query.text, query.host, query.state, query.sort, query.descending]);
+  return JSON.stringify([
+    query.text,
+    query.host,
+    query.state,
+    query.group,
+    query.sort,
+    query.descending,
+    query.hideBefore,
+  ]);
 }

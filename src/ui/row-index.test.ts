@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type OverviewQuery, SORT_KEYS, selectRows } from "./query.js";
+import { GROUP_NAMES } from "./groups.js";
+import { DEFAULT_QUERY, type OverviewQuery, SORT_KEYS, selectRows } from "./query.js";
 import { RowIndex } from "./row-index.js";
 import { type OverviewRow, STATE_NAMES } from "./view-model.js";
 
@@ -17,6 +18,12 @@ function row(key: string, host: string, state: OverviewRow["state"], n: number):
     episodeId: n % 2 === 0 ? `ep-${n}` : null,
     last: n % 7 === 0 ? null : { at: n % 11, action: "inject", reason: null, words: "nudged" },
     problem: null,
+    group: n % 3 === 0 ? "done" : n % 3 === 1 ? "needs-you" : "working",
+    groupWhy: "",
+    project: null,
+    model: null,
+    lastEventAt: n % 17 === 0 ? null : n % 13,
+    spend: null,
     search: `${key} ${host} ${state}`,
   };
 }
@@ -28,8 +35,10 @@ const query: fc.Arbitrary<OverviewQuery> = fc.record({
   text: fc.constantFrom("", "a", "pi", "zz"),
   host: fc.constantFrom("", "pi", "codex"),
   state: fc.constantFrom("", ...STATE_NAMES),
+  group: fc.constantFrom("", ...GROUP_NAMES),
   sort: fc.constantFrom(...SORT_KEYS),
   descending: fc.boolean(),
+  hideBefore: fc.constantFrom(null, 5),
 });
 const step = fc.oneof(
   fc.record({ set: fc.tuple(key, host, state, fc.nat(50)) }),
@@ -68,6 +77,18 @@ describe("RowIndex", () => {
           for (const s of STATE_NAMES) {
             expect(summary.byState.get(s) ?? 0).toBe(all.filter((r) => r.state === s).length);
           }
+          for (const g of GROUP_NAMES) {
+            expect(summary.byGroup.get(g) ?? 0).toBe(all.filter((r) => r.group === g).length);
+          }
+          expect(index.countOldFinished(5)).toBe(
+            all.filter(
+              (r) =>
+                r.group !== "working" &&
+                r.group !== "needs-you" &&
+                r.lastEventAt !== null &&
+                r.lastEventAt < 5,
+            ).length,
+          );
           for (const h of ["pi", "codex", "gemini"]) {
             expect(summary.episodesByHost.get(h) ?? 0).toBe(
               all.filter((r) => r.host === h && r.episodeId !== null).length,
@@ -81,7 +102,7 @@ describe("RowIndex", () => {
 
   it("sorts again after a change too large to apply row by row", () => {
     const index = new RowIndex();
-    const q: OverviewQuery = { text: "", host: "", state: "", sort: "open", descending: true };
+    const q: OverviewQuery = { ...DEFAULT_QUERY, sort: "open", descending: true };
     for (let i = 0; i < 10; i++) index.set(row(`k${i}`, "pi", "idle", i));
     index.select(q);
     const all: OverviewRow[] = [];

@@ -5,17 +5,23 @@ import { scanScopes } from "../store/scan.js";
 import { DecisionCounters } from "./metrics.js";
 import type { OverviewQuery } from "./query.js";
 import { RowIndex, type RowSummary } from "./row-index.js";
+import { TotalsBook, type TotalsRow } from "./totals.js";
 import {
   type OverviewRow,
   overviewRow,
   problemFromReport,
   problemOf,
+  scopeHost,
   unreadableRow,
 } from "./view-model.js";
 import { Yielder } from "./yielding.js";
 
-/** Log entries read per changed scope to count new decisions; more between two changes are cut. */
-const NEW_ENTRIES_READ = 50;
+/**
+ * Log entries read per scope: the totals per day are recomputed from them at every read, so a
+ * restarted dashboard shows the same totals (the file store keeps 200 by default). New
+ * decisions for `/metrics` are counted among them.
+ */
+const LOG_READ = 200;
 
 /** Scopes read per batch: what is held at once, and how much one slice of work may grow. */
 const BATCH = 128;
@@ -37,6 +43,9 @@ export class ScopeSource {
   readonly counters = new DecisionCounters();
   readonly #runtime: ContinuationRuntime;
   readonly #rows = new RowIndex();
+  readonly #totals = new TotalsBook();
+  /** The project folder every scope of this store works in, when the store is a project's. */
+  readonly #project: string | null;
   readonly #scopes = new Map<string, Scope>();
   /** The newest log entry seen per scope, to tell new entries from old ones. */
   readonly #newest = new Map<string, DecisionLogEntry | null>();
@@ -52,8 +61,19 @@ export class ScopeSource {
   /** Settles once every change asked for so far has been read. */
   #waiters: { resolve(): void; reject(error: unknown): void }[] = [];
 
-  constructor(runtime: ContinuationRuntime) {
+  constructor(runtime: ContinuationRuntime, project: string | null = null) {
     this.#runtime = runtime;
+    this.#project = project;
+  }
+
+  /** Nudges, continuation tokens and cost per day and host, from the logs as last read. */
+  totals(days?: number): TotalsRow[] {
+    return this.#totals.rows(days);
+  }
+
+  /** Finished scopes whose last event is older than `hideBefore`. */
+  countOldFinished(hideBefore: number): number {
+    return this.#rows.countOldFinished(hideBefore);
   }
 
   get store(): Store {
@@ -190,7 +210,7 @@ export class ScopeSource {
       ...(scopes === undefined ? {} : { scopes }),
       batchSize: BATCH,
       signal,
-      logTail: (scope) => (this.#newest.has(scope.key) ? NEW_ENTRIES_READ : 1),
+      logTail: LOG_READ,
     });
     for await (const batch of batches) {
       for (const item of batch) {
@@ -206,6 +226,7 @@ export class ScopeSource {
     this.#rows.delete(key);
     this.#scopes.delete(key);
     this.#newest.delete(key);
+    this.#totals.delete(key);
   }
 
   #apply(item: ScopeScan): void {
@@ -215,7 +236,10 @@ export class ScopeSource {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
-      this.#rows.set(unreadableRow(scope, label, problemOf(item.error)));
+      this.#totals.delete(scope.key);
+      // Read in full when it is readable again (its totals were dropped).
+      this.#newest.delete(scope.key);
+      this.#rows.set(unreadableRow(scope, label, problemOf(item.error), this.#project));
       return;
     }
     try {
@@ -229,7 +253,12 @@ export class ScopeSource {
       if (problem?.unreadable) this.counters.storeErrors++;
       const last = log.at(-1) ?? null;
       const known = this.#newest.has(scope.key);
-      if (known) this.counters.count(scope, newEntries(log, this.#newest.get(scope.key) ?? null));
+      const fresh = known ? newEntries(log, this.#newest.get(scope.key) ?? null) : log;
+      if (known) this.counters.count(scope, fresh);
+      // A log is only ever appended to (and trimmed as it is): the same newest entry is the same
+      // log, so its totals stand; a reload of unchanged scopes recomputes none.
+      if (!known || fresh.length > 0 || last === null)
+        this.#totals.set(scope.key, scopeHost(scope), log);
       this.#newest.set(scope.key, last);
       this.#scopes.set(scope.key, scope);
       const now = this.#runtime.now();
@@ -245,6 +274,8 @@ export class ScopeSource {
           limits: this.#runtime.limits,
           now,
           problem,
+          log,
+          project: this.#project,
         }),
       );
       this.counters.setEpisode(scope, snapshot.state.episode);
@@ -252,7 +283,10 @@ export class ScopeSource {
       this.counters.storeErrors++;
       this.counters.setEpisode(scope, null);
       this.#scopes.set(scope.key, scope);
-      this.#rows.set(unreadableRow(scope, label, problemOf(error)));
+      this.#totals.delete(scope.key);
+      // Read in full when it is readable again (its totals were dropped).
+      this.#newest.delete(scope.key);
+      this.#rows.set(unreadableRow(scope, label, problemOf(error), this.#project));
     }
   }
 

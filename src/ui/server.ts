@@ -3,9 +3,11 @@ import type { AddressInfo } from "node:net";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { type ActionName, type ActionResult, runAction, scopePageData } from "./actions.js";
 import { APP_JS, STYLE_CSS } from "./assets.js";
+import { type BulkAction, BulkActions } from "./bulk.js";
 import { EventStreams, type FollowStatus } from "./events.js";
 import type { Html } from "./html.js";
 import { renderMetrics } from "./metrics.js";
+import { bulkConfirmPage, bulkDoneText, bulkRefusedPage } from "./pages/bulk.js";
 import type { PageContext } from "./pages/layout.js";
 import { link } from "./pages/layout.js";
 import { type OverviewData, overviewData, overviewLive, overviewPage } from "./pages/overview.js";
@@ -31,6 +33,8 @@ export interface DashboardOptions {
   /** 0 picks a free port. */
   port?: number;
   token?: string;
+  /** The project folder the store's sessions work in (a project's own store), or null. */
+  project?: string | null;
   /**
    * Starts following the store's changes from every process; returns the way
    * to stop. Without it the page still updates after its own actions.
@@ -110,11 +114,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const { runtime } = options;
   const token = options.token ?? newToken();
   const host = options.host ?? "127.0.0.1";
-  const source = new ScopeSource(runtime);
+  const source = new ScopeSource(runtime, options.project ?? null);
+  const bulk = new BulkActions(source, runtime);
   const ctx: PageContext = {
     token,
     store: options.storeDescription,
     preset: runtime.preset.name,
+    limits: runtime.limits,
   };
   const streams = new EventStreams();
   // Changes are followed from before the first read, so none made during it is missed: they
@@ -138,7 +144,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     throw error;
   }
   // The default view's selection is sorted now, not by the first request.
-  source.select(parseQuery(new URLSearchParams()));
+  source.select(parseQuery(new URLSearchParams(), runtime.now()));
   const unsubscribe = source.subscribe((keys) => streams.announce(keys));
   let port = 0;
 
@@ -194,12 +200,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (req.method === "GET") {
       switch (path) {
         case "/": {
-          const query = parseQuery(params);
+          const now = runtime.now();
+          const query = parseQuery(params, now);
           const page = Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0);
           // The selection is kept sorted between changes, and the counts up to date: a request
           // renders its page of rows, it does not sort or count the whole store.
-          const data: OverviewData = { picked: source.select(query), summary: source.summary() };
-          const now = runtime.now();
+          const data: OverviewData = {
+            picked: source.select(query),
+            summary: source.summary(),
+            hidden: query.hideBefore === null ? 0 : source.countOldFinished(query.hideBefore),
+            totals: source.totals(),
+            notice: bulkDoneText(params.get("done"), Number(params.get("count") ?? 0) || 0),
+          };
           sendHtml(
             res,
             200,
@@ -234,8 +246,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             preset: ctx.preset,
             listError: source.listError,
             follow: streams.status,
-            scopes: source.select(parseQuery(params)),
+            scopes: source.select(parseQuery(params, runtime.now())),
           });
+          return;
+        case "/api/totals":
+          sendJson(res, 200, { totals: source.totals(Number(params.get("days") ?? 14) || 14) });
           return;
         case "/api/scope": {
           const data = await scopePageData(source, runtime, params.get("key") ?? "");
@@ -252,6 +267,21 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       }
     }
     if (req.method === "POST" && form !== null) {
+      const bulkMatch = /^\/bulk\/(stop|resume)$/.exec(path);
+      if (bulkMatch !== null) {
+        const step = await bulk.step(bulkMatch[1] as BulkAction, form);
+        if (step.kind === "confirm") sendHtml(res, 200, bulkConfirmPage(ctx, step.plan));
+        else if (step.kind === "refused")
+          sendHtml(res, step.status, bulkRefusedPage(ctx, step.text));
+        else {
+          res.writeHead(303, {
+            ...SECURITY_HEADERS,
+            location: link(ctx, "/", { done: step.action, count: String(step.count) }),
+          });
+          res.end();
+        }
+        return;
+      }
       const match = /^\/scope\/(stop|resume|raise|clear|edit)$/.exec(path);
       if (match !== null) {
         const key = params.get("key") ?? "";

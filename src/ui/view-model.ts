@@ -4,6 +4,7 @@ import { decodeComponent } from "../core/scope/component.js";
 import type {
   Decision,
   DecisionLogEntry,
+  Episode,
   Limits,
   Scope,
   ScopeSnapshot,
@@ -11,6 +12,8 @@ import type {
   StoreProblem,
   TodoSummary,
 } from "../core/types.js";
+import { BURN_WINDOW_MS } from "./burn.js";
+import { GROUP_WORDS, type Grouping, type GroupName, groupOf } from "./groups.js";
 import { type VerificationView, verificationView } from "./verification.js";
 
 /**
@@ -103,8 +106,100 @@ export interface OverviewRow {
   problem: ScopeProblem | null;
   /** The project's check as last run for this scope; null: never; absent: unknown (unreadable). */
   verify?: VerificationView | null;
+  /** What the scope needs from the person watching (see groups.ts). */
+  group: GroupName;
+  groupWhy: string;
+  /** The project folder its sessions work in, when the store is a project's own; else null. */
+  project: string | null;
+  /** The open episode's model as the host reported it; null when not reported. */
+  model: string | null;
+  /** The newest thing that happened: a decision, a turn, a user turn, a check, a nudge. */
+  lastEventAt: number | null;
+  /** The open episode and its decisions from the log (oldest first), for burn rates at render time. */
+  spend: { episode: SpendEpisode; entries: RatePoint[] } | null;
   /** Lower-cased text the filter box searches. */
   search: string;
+}
+
+/** The open episode's cost in words: "$0.42", "≥ $0.42" (some turns unpriced), "unknown", "—". */
+export function costWords(
+  episode: Pick<Episode, "costUsd" | "unpricedTurns"> | null | undefined,
+): string {
+  if (episode == null || episode.costUsd === undefined) {
+    return (episode?.unpricedTurns ?? 0) > 0 ? "unknown" : "—";
+  }
+  const unpriced = (episode.unpricedTurns ?? 0) > 0;
+  if (unpriced && episode.costUsd <= 0) return "unknown";
+  return `${unpriced ? "≥ " : ""}${formatUsd(episode.costUsd)}`;
+}
+
+export function formatUsd(usd: number): string {
+  return `$${usd >= 100 ? usd.toFixed(0) : usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toPrecision(2)}`;
+}
+
+/** The newest time anything happened to a scope, from its state and its newest decision. */
+export function lastEventAt(
+  state: ScopeSnapshot["state"],
+  last: DecisionLogEntry | null,
+): number | null {
+  const check = state.verify?.last;
+  let newest: number | null = null;
+  for (const t of [
+    last?.at,
+    state.lastOutcome?.endedAt,
+    state.lastUserTurnAt,
+    state.episode?.lastInjectionAt,
+    state.episode?.startedAt,
+    check == null ? null : check.startedAt + check.durationMs,
+  ]) {
+    if (typeof t === "number" && Number.isFinite(t) && (newest === null || t > newest)) newest = t;
+  }
+  return newest;
+}
+
+/** Decisions of the open episode a row keeps for its burn rate. */
+const RATE_ENTRIES = 64;
+
+/** What the spend columns need of the open episode (a row keeps no more of it). */
+export type SpendEpisode = Pick<Episode, "id" | "startedAt" | "autoTurns" | "tokens"> &
+  Pick<Episode, "costUsd" | "unpricedTurns">;
+
+export function spendEpisode(e: Episode): SpendEpisode {
+  const out: SpendEpisode = {
+    id: e.id,
+    startedAt: e.startedAt,
+    autoTurns: e.autoTurns,
+    tokens: e.tokens,
+  };
+  if (e.costUsd !== undefined) out.costUsd = e.costUsd;
+  if (e.unpricedTurns !== undefined) out.unpricedTurns = e.unpricedTurns;
+  return out;
+}
+
+/** What the burn rate needs of a decision: when, and the episode's running totals then. */
+export type RatePoint = Pick<
+  DecisionLogEntry,
+  "at" | "tokens" | "autoTurns" | "episodeId" | "action"
+>;
+
+/**
+ * The decisions of the episode the burn rate can still use: those in the window from `now` on
+ * (the window only moves forward) and the newest before it, its starting point. Kept as small
+ * points, so 10,000 rows hold a few numbers each, not their logs.
+ */
+export function ratePoints(
+  log: readonly DecisionLogEntry[],
+  episodeId: string,
+  now: number,
+): RatePoint[] {
+  const from = now - BURN_WINDOW_MS;
+  const mine = log.filter((e) => e.episodeId === episodeId && e.action !== "delivery-failed");
+  let first = mine.findIndex((e) => e.at > from);
+  if (first < 0) first = mine.length;
+  return mine
+    .slice(Math.max(0, first - 1))
+    .slice(-RATE_ENTRIES)
+    .map(({ at, tokens, autoTurns, action }) => ({ at, tokens, autoTurns, episodeId, action }));
 }
 
 /** Budgets at or above this limit mean "no limit" (presets use a huge number). */
@@ -220,11 +315,23 @@ export function overviewRow(input: {
   now: number;
   /** What the store reported wrong with the scope's documents, if anything. */
   problem?: ScopeProblem | null;
+  /** The log's newest entries (oldest first), for the burn rate; `last` alone when absent. */
+  log?: readonly DecisionLogEntry[];
+  project?: string | null;
 }): OverviewRow {
   const { scope, label, snapshot, summary, decision, last, limits, now } = input;
   const problem = input.problem ?? null;
   const state = problem?.unreadable ? "unreadable" : stateOf(snapshot, summary, decision);
   const host = scopeHost(scope);
+  const episode = snapshot.state.episode;
+  const grouping: Grouping = groupOf({
+    state,
+    reason: decision.action === "skip" ? decision.reason : null,
+    summary,
+    stored: snapshot.state,
+    last,
+  });
+  const log = input.log ?? (last === null ? [] : [last]);
   return {
     key: scope.key,
     kind: scope.kind,
@@ -241,12 +348,35 @@ export function overviewRow(input: {
         : { at: last.at, action: last.action, reason: last.reason, words: lastDecisionWords(last) },
     problem,
     verify: verificationView(snapshot.state, summary),
-    search: searchText([scope.key, label, host, STATE_WORDS[state], problem?.message]),
+    group: grouping.group,
+    groupWhy: grouping.why,
+    project: input.project ?? null,
+    model: episode?.model ?? null,
+    lastEventAt: lastEventAt(snapshot.state, last),
+    spend:
+      episode === null
+        ? null
+        : { episode: spendEpisode(episode), entries: ratePoints(log, episode.id, now) },
+    search: searchText([
+      scope.key,
+      label,
+      host,
+      STATE_WORDS[state],
+      GROUP_WORDS[grouping.group],
+      episode?.model,
+      input.project,
+      problem?.message,
+    ]),
   };
 }
 
 /** A scope whose documents could not be read. */
-export function unreadableRow(scope: Scope, label: string, problem: ScopeProblem): OverviewRow {
+export function unreadableRow(
+  scope: Scope,
+  label: string,
+  problem: ScopeProblem,
+  project: string | null = null,
+): OverviewRow {
   const host = scopeHost(scope);
   return {
     key: scope.key,
@@ -260,7 +390,13 @@ export function unreadableRow(scope: Scope, label: string, problem: ScopeProblem
     episodeId: null,
     last: null,
     problem,
-    search: searchText([scope.key, label, host, "unreadable", problem.message]),
+    group: "needs-you",
+    groupWhy: "the store cannot read it",
+    project,
+    model: null,
+    lastEventAt: null,
+    spend: null,
+    search: searchText([scope.key, label, host, "unreadable", "needs you", problem.message]),
   };
 }
 

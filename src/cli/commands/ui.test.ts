@@ -71,7 +71,7 @@ describe("ui", () => {
     const events = await changeFor(url, TUI.key, () => runCli(["--dir", dir, "stop", "tui"]));
     expect(events).toContain("event: change");
     const page = await (await fetch(url)).text();
-    expect(page).toContain(`<tr data-key="${TUI.key}" data-state="stopped">`);
+    expect(page).toContain(`<tr data-key="${TUI.key}" data-state="stopped" data-group="stopped">`);
   });
 
   it("follows a change another process makes on PostgreSQL", async () => {
@@ -85,7 +85,7 @@ describe("ui", () => {
     const events = await changeFor(url, TUI.key, () => runCli([...pg, "stop", "tui"]));
     expect(events).toContain("event: change");
     const page = await (await fetch(url)).text();
-    expect(page).toContain(`<tr data-key="${TUI.key}" data-state="stopped">`);
+    expect(page).toContain(`<tr data-key="${TUI.key}" data-state="stopped" data-group="stopped">`);
   });
 
   it("refuses a port that is not one", async () => {

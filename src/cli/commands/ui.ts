@@ -4,7 +4,7 @@ import type { FollowStatus } from "../../ui/events.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import { storeTarget } from "../global-options.js";
-import { storeDescription } from "../store.js";
+import { fileRoot, storeDescription } from "../store.js";
 
 /** Loopback addresses: binding anything else exposes the dashboard to the network. */
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -76,6 +76,7 @@ export const uiCommand: CommandSpec = {
     const store = await ctx.store();
     const runtime = await ctx.runtime();
     const { startDashboard } = await import("../../ui/server.js");
+    const { projectOfStore } = await import("../../ui/project.js");
     // Ctrl-C works from here on, also during the first read of a large store; a second one
     // does not wait for anything.
     const interrupted = new AbortController();
@@ -98,6 +99,7 @@ export const uiCommand: CommandSpec = {
         dashboard = await startDashboard({
           runtime,
           storeDescription: storeDescription(ctx.global, ctx.io.env),
+          project: target.kind === "file" ? projectOfStore(fileRoot(ctx.global)) : null,
           host,
           port,
           follow: (onChange, onStatus) => followStore(store, target, onChange, onStatus),

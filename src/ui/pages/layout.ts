@@ -1,4 +1,5 @@
 import { type Html, html } from "../html.js";
+import type { SpendLimits } from "./spend.js";
 
 /** What every page needs to link back to the server: the token rides on every URL. */
 export interface PageContext {
@@ -6,6 +7,8 @@ export interface PageContext {
   /** Where the store is, in words. */
   store: string;
   preset: string;
+  /** The limits the overview projects spend against. */
+  limits?: SpendLimits;
 }
 
 /** A dashboard URL with the token and the given parameters. */

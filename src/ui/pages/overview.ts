@@ -1,10 +1,13 @@
 import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
+import { GROUP_NAMES, GROUP_WORDS, type GroupName } from "../groups.js";
 import { type Html, html, raw } from "../html.js";
 import { type OverviewQuery, SORT_KEYS, selectRows } from "../query.js";
 import type { RowSummary } from "../row-index.js";
+import type { TotalsRow } from "../totals.js";
 import { verifyBadge } from "../verification.js";
 import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
+import { type SpendLimits, spendCells, totalsSection } from "./spend.js";
 
 /**
  * Rows per page: enough to scan, few enough that every browser draws them at
@@ -15,7 +18,25 @@ export const PAGE_SIZE = 100;
 /** What the overview shows: the rows the query picked, in order, and counts over all rows. */
 export interface OverviewData {
   picked: readonly OverviewRow[];
-  summary: Pick<RowSummary, "total" | "byState" | "hosts">;
+  summary: Pick<RowSummary, "total" | "byState" | "hosts"> & Partial<Pick<RowSummary, "byGroup">>;
+  /** Finished scopes left out for being older than a day (0 when they are shown). */
+  hidden?: number;
+  totals?: readonly TotalsRow[];
+  /** A bulk action's outcome, in words. */
+  notice?: string | null;
+}
+
+/** The limits the spend columns project against; without them, nothing is projected. */
+const NO_LIMITS: SpendLimits = { maxAutoTurns: 0, maxTokens: 0, maxWallClockMs: 0 };
+
+/** How many scopes need someone: the count the page title carries. */
+export function needsYou(data: OverviewData): number {
+  return data.summary.byGroup?.get("needs-you") ?? 0;
+}
+
+/** The overview's title: "(3) Scopes" while three need someone, so a background tab shows it. */
+export function overviewTitle(needing: number): string {
+  return needing > 0 ? `(${formatCount(needing)}) Scopes` : "Scopes";
 }
 
 /** The overview's data from a plain array of rows (sorted and counted here, for small sets). */
@@ -72,19 +93,28 @@ function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
       : row.last === null
         ? html`<span class="dim">no decision yet</span>`
         : html`${row.last.words} <span class="dim">${formatAgo(row.last.at, now)}</span>`;
-  return html`${raw(cached.text)}<td>${last}</td>
+  return html`${raw(cached.text)}${spendCells(row, ctx.limits ?? NO_LIMITS, now)}<td>${last}</td>
 </tr>`;
 }
 
 function rowCells(ctx: PageContext, row: OverviewRow): Html {
   const href = link(ctx, "/scope", { key: row.key });
-  return html`<tr data-key="${row.key}" data-state="${row.state}">
-<td><a href="${href}">${row.label}</a><br><code class="key">${row.key}</code></td>
-<td>${row.host}</td>
+  const select =
+    row.state === "stopped"
+      ? html`<input type="checkbox" name="key" value="${row.key}" form="bulk-resume" aria-label="${`select ${row.label}`}">`
+      : "";
+  return html`<tr data-key="${row.key}" data-state="${row.state}" data-group="${row.group}">
+<td class="select">${select}</td>
+<td><a href="${href}">${row.label}</a><br><code class="key">${row.key}</code>${
+    row.project === null
+      ? ""
+      : html`<br><span class="project dim" title="project folder">${row.project}</span>`
+  }</td>
+<td>${row.host}<br><span class="model${row.model === null ? " dim" : ""}">${row.model ?? "—"}</span></td>
 <td class="num">${row.counts.open}</td>
 <td class="num">${row.counts.blocked}</td>
 <td class="num">${row.counts.done}</td>
-<td><span class="state state-${row.state}">${row.stateWords}</span>${verifyBadge(row.verify)}</td>
+<td><span class="state state-${row.state}">${row.stateWords}</span>${verifyBadge(row.verify)}${row.groupWhy === row.stateWords ? "" : html`<br><span class="why dim">${row.groupWhy}</span>`}</td>
 <td>${budgetMeters(row.budgets)}</td>
 `;
 }
@@ -94,10 +124,51 @@ function queryParams(query: OverviewQuery, page?: number): Record<string, string
   if (query.text) params.q = query.text;
   if (query.host) params.host = query.host;
   if (query.state) params.state = query.state;
+  if (query.group) params.group = query.group;
+  if (query.hideBefore === null) params.old = "1";
   params.sort = query.sort;
   params.order = query.descending ? "desc" : "asc";
   if (page !== undefined && page > 0) params.page = String(page);
   return params;
+}
+
+/** Links to each group with its count; the current one is marked. */
+function groupNav(ctx: PageContext, data: OverviewData, query: OverviewQuery): Html {
+  const counts = data.summary.byGroup ?? new Map<string, number>();
+  const item = (group: GroupName | "", words: string, count: number) => {
+    const params = queryParams({ ...query, group });
+    const current = query.group === group;
+    return html`<li><a href="${link(ctx, "/", params)}" data-group="${group}"${current ? html` aria-current="page"` : ""}>${words} <span class="count">(${formatCount(count)})</span></a></li>`;
+  };
+  return html`<nav class="groups" aria-label="Groups"><ul>${item("", "all", data.summary.total)}${GROUP_NAMES.map(
+    (g) => item(g, GROUP_WORDS[g], counts.get(g) ?? 0),
+  )}</ul></nav>`;
+}
+
+function groupHead(group: GroupName): Html {
+  return html`<tr class="group-head" data-group-head="${group}"><th colspan="${COLUMNS}" scope="colgroup">${GROUP_WORDS[group]}</th></tr>
+`;
+}
+
+const COLUMNS = 13;
+
+/** The rows of one page; sorted by group, each group's first row on the page gets a heading. */
+function tableBody(
+  ctx: PageContext,
+  rows: readonly OverviewRow[],
+  query: OverviewQuery,
+  now: number,
+): Html[] {
+  const out: Html[] = [];
+  let group: GroupName | null = null;
+  for (const row of rows) {
+    if (query.sort === "group" && row.group !== group) {
+      group = row.group;
+      out.push(groupHead(group));
+    }
+    out.push(rowHtml(ctx, row, now));
+  }
+  return out;
 }
 
 /** The part of the overview that live updates replace. */
@@ -117,6 +188,17 @@ export function overviewLive(
   const summary = STATE_NAMES.filter((s) => (counts.get(s) ?? 0) > 0)
     .map((s) => `${counts.get(s)} ${STATE_WORDS[s]}`)
     .join(", ");
+  const hidden = data.hidden ?? 0;
+  const hiddenNote =
+    hidden > 0
+      ? html` <span class="hidden-note">${hidden === 1 ? "1 finished scope" : `${formatCount(hidden)} finished scopes`} older than a day hidden: <a href="${link(ctx, "/", { ...queryParams(query), old: "1" })}">show them</a>.</span>`
+      : query.hideBefore === null
+        ? html` <span class="hidden-note">Showing finished scopes of every age: <a href="${link(
+            ctx,
+            "/",
+            Object.fromEntries(Object.entries(queryParams(query)).filter(([k]) => k !== "old")),
+          )}">hide those older than a day</a>.</span>`
+        : "";
   const nav =
     pages === 1
       ? html``
@@ -130,19 +212,23 @@ export function overviewLive(
             : ""
         }</nav>`;
   return html`${listError === null ? "" : html`<p class="problem" role="alert">The store could not be listed: ${listError}</p>`}
-<p class="summary">${total === 1 ? "1 scope" : `${formatCount(total)} scopes`}${summary ? `: ${summary}` : ""}. Showing ${shown.length} of ${picked.length} matching.</p>
+${data.notice ? html`<p class="notice notice-done" role="status">${data.notice}</p>` : ""}
+${groupNav(ctx, data, query)}
+<p class="summary" data-needs-you="${needsYou(data)}">${total === 1 ? "1 scope" : `${formatCount(total)} scopes`}${summary ? `: ${summary}` : ""}. Showing ${shown.length} of ${picked.length} matching.${hiddenNote}</p>
 ${nav}
 <table class="scopes">
 <caption class="visually-hidden">Scopes</caption>
-<thead><tr><th scope="col">Scope</th><th scope="col">Host</th><th scope="col" class="num">Open</th><th scope="col" class="num">Blocked</th><th scope="col" class="num">Done</th><th scope="col">State</th><th scope="col">Budgets</th><th scope="col">Last decision</th></tr></thead>
+<thead><tr><th scope="col"><span class="visually-hidden">Select</span></th><th scope="col">Scope</th><th scope="col">Host, model</th><th scope="col" class="num">Open</th><th scope="col" class="num">Blocked</th><th scope="col" class="num">Done</th><th scope="col">State</th><th scope="col">Budgets</th><th scope="col">Cost</th><th scope="col">Burn rate</th><th scope="col">Nearest limit</th><th scope="col">Last event</th><th scope="col">Last decision</th></tr></thead>
 <tbody>
-${shown.map((row) => rowHtml(ctx, row, now))}
+${tableBody(ctx, shown, query, now)}
 </tbody>
 </table>
-${shown.length === 0 ? html`<p class="empty">${total === 0 ? "The store holds no scopes yet." : "No scope matches the filter."}</p>` : ""}`;
+${shown.length === 0 ? html`<p class="empty">${total === 0 ? "The store holds no scopes yet." : "No scope matches the filter."}</p>` : ""}
+${totalsSection(data.totals ?? [])}`;
 }
 
 const SORT_WORDS: Record<(typeof SORT_KEYS)[number], string> = {
+  group: "what it needs",
   label: "label",
   host: "host",
   state: "state",
@@ -168,19 +254,39 @@ export function overviewPage(
   const liveSrc = link(ctx, "/", { ...queryParams(query, page), fragment: "1" });
   return layout(
     ctx,
-    "Scopes",
+    overviewTitle(needsYou(data)),
     html`<h1>Scopes</h1>
 <form class="filters" method="get" action="/" role="search" aria-label="Filter scopes">
 <input type="hidden" name="token" value="${ctx.token}">
 <label>Text <input type="search" name="q" value="${query.text}" placeholder="label, key, host"></label>
 <label>Host <select name="host">${option("", "any", query.host === "")}${hosts.map((h) => option(h, h, query.host === h))}</select></label>
+<label>Group <select name="group">${option("", "any", query.group === "")}${GROUP_NAMES.map((g) => option(g, GROUP_WORDS[g], query.group === g))}</select></label>
 <label>State <select name="state">${option("", "any", query.state === "")}${STATE_NAMES.map((s) => option(s, STATE_WORDS[s], query.state === s))}</select></label>
 <label>Sort by <select name="sort">${SORT_KEYS.map((k) => option(k, SORT_WORDS[k], query.sort === k))}</select></label>
 <label>Order <select name="order">${option("desc", "descending", query.descending)}${option("asc", "ascending", !query.descending)}</select></label>
+${query.hideBefore === null ? html`<input type="hidden" name="old" value="1">` : ""}
 <button type="submit">Apply</button>
 </form>
+${bulkControls(ctx, hosts)}
 <div id="live" data-src="${liveSrc}">
 ${overviewLive(ctx, data, query, page, now, listError)}
 </div>`,
   );
+}
+
+/** Stop-all (per host or everything) and bulk resume; each asks for a confirmation first. */
+function bulkControls(ctx: PageContext, hosts: readonly string[]): Html {
+  return html`<section class="bulk" aria-label="Bulk actions">
+<details><summary>Stop all…</summary>
+<form method="post" action="${link(ctx, "/bulk/stop")}">
+<input type="hidden" name="token" value="${ctx.token}">
+<label>Which <select name="host">${option("", "every host", true)}${hosts.map((h) => option(h, `host ${h}`, false))}</select></label>
+<button type="submit">Stop all…</button>
+</form></details>
+<form id="bulk-resume" method="post" action="${link(ctx, "/bulk/resume")}">
+<input type="hidden" name="token" value="${ctx.token}">
+<button type="submit">Resume selected…</button>
+<button type="submit" name="all" value="1">Resume all stopped…</button>
+</form>
+</section>`;
 }

@@ -1,13 +1,12 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CLI, cli, ROOT, run, SCREENSHOTS, startUi } from "./support.js";
 
 /**
  * The dashboard in a real browser (Debian's chromium driven by playwright-core)
@@ -15,42 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * and a runtime change it from others, and the page must follow.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const CLI = join(ROOT, "dist/cli/main.js");
-const CHROMIUM = process.env.TODO_CONTINUATION_CHROMIUM ?? "/usr/bin/chromium";
-/** Set to a folder to refresh the screenshots in the docs from this run. */
-const SCREENSHOTS = process.env.TODO_CONTINUATION_SCREENSHOTS;
-const run = promisify(execFile);
-
 interface Built {
   ContinuationRuntime: typeof import("../../../src/runtime/runtime.js").ContinuationRuntime;
   createFileStore: typeof import("../../../src/store/file/index.js").createFileStore;
   resolveScope: typeof import("../../../src/core/scope/scope.js").resolveScope;
-}
-
-async function cli(dir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [CLI, "--dir", dir, ...args]);
-  return stdout;
-}
-
-/** Starts `ui` and resolves with its URL once it prints one. */
-function startUi(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, "--dir", dir, "ui", "--json"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolveUrl, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /"url":\s*"([^"]+)"/.exec(out);
-      if (match) resolveUrl({ child, url: match[1]! });
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`ui exited with ${code}: ${err}`)));
-  });
 }
 
 describe("todo-continuation ui in a real browser", () => {
@@ -128,7 +95,7 @@ describe("todo-continuation ui in a real browser", () => {
       .toBe("out of budget");
     if (SCREENSHOTS) {
       await mkdir(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, "ui-overview.png") });
+      // docs/ui-overview.png comes from dashboard-groups.e2e.test.ts (groups, spend, totals).
       await page.getByRole("link", { name: "demo session restart", exact: true }).click();
       await page.setViewportSize({ width: 900, height: 640 });
       await page.screenshot({ path: join(SCREENSHOTS, "ui-scope.png"), fullPage: true });

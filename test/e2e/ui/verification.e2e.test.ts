@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CLI, launchChromium, ROOT, startUi } from "./support.js";
 
 /**
  * The last verification on the dashboard, in a real browser (chromium driven
@@ -15,34 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * output's tail. Once the check passes, both follow without a reload.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const CLI = join(ROOT, "dist/cli/main.js");
-const CHROMIUM = process.env.TODO_CONTINUATION_CHROMIUM ?? "/usr/bin/chromium";
-
 interface Built {
   ContinuationRuntime: typeof import("../../../src/runtime/runtime.js").ContinuationRuntime;
   createFileStore: typeof import("../../../src/store/file/index.js").createFileStore;
   resolveScope: typeof import("../../../src/core/scope/scope.js").resolveScope;
   makeRepo: typeof import("../../../src/verify/test-support/repo.js").makeRepo;
-}
-
-function startUi(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, "--dir", dir, "ui", "--json"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolveUrl, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /"url":\s*"([^"]+)"/.exec(out);
-      if (match) resolveUrl({ child, url: match[1]! });
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`ui exited with ${code}: ${err}`)));
-  });
 }
 
 describe("the last verification on the dashboard", () => {
@@ -64,10 +41,7 @@ describe("the last verification on the dashboard", () => {
     dir = await mkdtemp(join(tmpdir(), "tc-e2e-ui-verify-"));
     repo = built.makeRepo(10, "tc-e2e-ui-verify-repo-");
     ui = await startUi(dir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
