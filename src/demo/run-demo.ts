@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Style } from "../cli/style.js";
+import type { Style } from "../ui/style.js";
 import { createToolset } from "../core/dialects/index.js";
 import { resolveScope } from "../core/scope/index.js";
 import type { PresetName, Scope, Store } from "../core/types.js";

@@ -1,5 +1,6 @@
 import { closeInstruction as dialectCloseInstruction } from "../core/dialects/close.js";
 import { decide } from "../core/engine/decide.js";
+import { decisionLogEntry } from "../core/engine/log-entry.js";
 import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
 import {
   armRestartKick,
@@ -610,27 +611,4 @@ export function firstError(text: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
-/** The decision-log entry for one decision (shared with the PostgreSQL benchmark's workers). */
-export function decisionLogEntry(
-  decision: Decision,
-  summary: TodoSummary,
-  nudge: Nudge | null,
-  trigger: string,
-  now: number,
-): DecisionLogEntry {
-  const episode = decision.state.episode;
-  return {
-    at: now,
-    action: decision.action,
-    reason: decision.action === "skip" ? decision.reason : null,
-    episodeId: episode?.id ?? null,
-    autoTurns: episode?.autoTurns ?? 0,
-    tokens: episode?.tokens ?? 0,
-    stagnation: episode?.stagnation ?? 0,
-    actionable: summary.actionable,
-    blocked: summary.blocked,
-    nudgeChars: nudge?.chars ?? null,
-    nudgeTokens: nudge?.tokens ?? null,
-    trigger,
-  };
-}
+export { decisionLogEntry };

@@ -10,7 +10,7 @@ import { resolveLimits, resolvePreset } from "../../core/engine/presets.js";
 import { onRealUserTurn, onTurnOutcome } from "../../core/engine/transitions.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { Limits, Scope } from "../../core/types.js";
-import { decisionLogEntry } from "../../runtime/runtime.js";
+import { decisionLogEntry } from "../../core/engine/log-entry.js";
 import {
   benchScope,
   type ParentMessage,
