@@ -49,10 +49,7 @@ function folderOf(path: string): string | null {
 }
 
 /** Each import that runs up a floor or sideways, as `file -> import`. */
-export function upwardImports(
-  files: readonly string[],
-  read = (f: string) => readFileSync(f, "utf8"),
-) {
+function upwardImports(files: readonly string[], read = (f: string) => readFileSync(f, "utf8")) {
   const found: string[] = [];
   for (const file of files) {
     const own = folderOf(file);
