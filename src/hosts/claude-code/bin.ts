@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadHookProcess } from "../hook-loader.js";
+import { loadHookProcess } from "../hook-kit/loader.js";
 
 /**
  * The stand-alone entry of the Claude Code integration, and the command its

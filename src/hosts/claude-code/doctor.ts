@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, notWritable, probe, readJson } from "../doctor-files.js";
-import { verifyFindings } from "../doctor-verify.js";
+import { homeOf, isFile, notWritable, probe, readJson } from "../hook-kit/doctor-files.js";
+import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import {
   compareVersions,
   detectVersion,
   formatVersion,
   type Version,
   versionOf,
-} from "../version.js";
+} from "../hook-kit/version.js";
 import { commandScript, HOOK_ARGS } from "./command.js";
 import {
   hookSpecsFor,

@@ -13,7 +13,7 @@ import {
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
-} from "../hook-project.js";
+} from "../hook-kit/project.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";

@@ -9,8 +9,8 @@ import {
   parseHookArgs as parseSharedHookArgs,
   readHookInput,
   writeHookReply,
-} from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
+} from "../hook-kit/process.js";
+import { lazyHookProject } from "../hook-kit/project.js";
 import { handleHookEvent } from "./handler.js";
 import { parseHookInput } from "./payload.js";
 import { hookStoreRoot, projectDir } from "./store-location.js";

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { installProbe } from "../install-ledger.js";
+import { installProbe } from "../hook-kit/install-ledger.js";
 import { installerOptions } from "../installer/run.js";
 import { installerRow } from "../installer/table.js";
 import {

@@ -1,5 +1,5 @@
-import { mergeEventHooks } from "../hook-settings.js";
-import { compareVersions, type Version, versionOf } from "../version.js";
+import { mergeEventHooks } from "../hook-kit/hook-groups.js";
+import { compareVersions, type Version, versionOf } from "../hook-kit/version.js";
 import { isOurCommand } from "./command.js";
 import { LIST_TOOLS } from "./todos.js";
 

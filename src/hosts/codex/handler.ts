@@ -8,7 +8,7 @@ import {
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
-} from "../hook-project.js";
+} from "../hook-kit/project.js";
 import { hostGoal } from "./goal.js";
 import { isOwnNudge } from "./own-nudge.js";
 import {

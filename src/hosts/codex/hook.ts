@@ -9,8 +9,8 @@ import {
   parseHookArgs,
   readHookInput,
   writeHookReply,
-} from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
+} from "../hook-kit/process.js";
+import { lazyHookProject } from "../hook-kit/project.js";
 import { GOAL_EVENT_MARKER, lastLineWith } from "./goal.js";
 import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { parseCodexHookInput } from "./payload.js";

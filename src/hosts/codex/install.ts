@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { shellQuote } from "../claude-code/command.js";
-import { stopTimeoutForInstall } from "../hook-timeout.js";
-import { writeTextFile } from "../settings-file.js";
+import { writeTextFile } from "../hook-kit/settings-file.js";
+import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import {
   type FileBefore,
   type FoundBefore,

@@ -7,7 +7,7 @@ import {
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
-} from "../hook-project.js";
+} from "../hook-kit/project.js";
 import type { ChildRuns } from "./children.js";
 import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";

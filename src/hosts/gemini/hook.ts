@@ -7,8 +7,8 @@ import {
   parseHookArgs,
   readHookInput,
   writeHookReply,
-} from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
+} from "../hook-kit/process.js";
+import { lazyHookProject } from "../hook-kit/project.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
 import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { parseGeminiHookInput } from "./payload.js";

@@ -1,4 +1,4 @@
-import { mergeEventHooks } from "../hook-settings.js";
+import { mergeEventHooks } from "../hook-kit/hook-groups.js";
 import { GEMINI_HOOK_NAME } from "./command.js";
 import { CHILD_AGENT_TOOL, LIST_TOOLS } from "./todos.js";
 

@@ -3,10 +3,10 @@ import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveStoreRoot } from "../../store/root.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, notWritable } from "../doctor-files.js";
-import { loadProblem } from "../doctor-load.js";
-import { projectConfigFindings } from "../doctor-verify.js";
-import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
+import { homeOf, isFile, notWritable } from "../hook-kit/doctor-files.js";
+import { loadProblem } from "../hook-kit/doctor-load.js";
+import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
+import { compareVersions, detectVersion, formatVersion, versionOf } from "../hook-kit/version.js";
 
 const HOST = "opencode";
 

@@ -2,10 +2,10 @@ import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, readJson } from "../doctor-files.js";
-import { loadProblem } from "../doctor-load.js";
-import { projectConfigFindings } from "../doctor-verify.js";
-import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
+import { homeOf, isFile, readJson } from "../hook-kit/doctor-files.js";
+import { loadProblem } from "../hook-kit/doctor-load.js";
+import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
+import { compareVersions, detectVersion, formatVersion, versionOf } from "../hook-kit/version.js";
 import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "./settings.js";
 
 const HOST = "pi";

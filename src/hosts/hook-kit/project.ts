@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { projectSettings } from "../config/project.js";
-import type { Limits, PresetName, SkipReason } from "../core/types.js";
-import type { VerifyOptions } from "../runtime/runtime.js";
-import { ignoreStoreFolder } from "../store/file/self-ignore.js";
+import { projectSettings } from "../../config/project.js";
+import type { Limits, PresetName, SkipReason } from "../../core/types.js";
+import type { VerifyOptions } from "../../runtime/runtime.js";
+import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
 
 /**
  * What a hook process takes from the project's config file

@@ -58,4 +58,4 @@ export function probe(
   });
 }
 
-export { homeOf, notWritable } from "../store/file/probes.js";
+export { homeOf, notWritable } from "../../store/file/probes.js";
