@@ -60,6 +60,7 @@ const {
   requiredText,
   optionalArray,
   optionalBoolean,
+  toolCall,
   parseObject,
 } = fieldReaders(HookInputError);
 
@@ -86,13 +87,7 @@ export function parseHookObject(raw: Record<string, unknown>): HookEvent {
       return { ...base, kind: name, prompt, source: optionalString(raw, "source") };
     }
     case "PostToolUse":
-      return {
-        ...base,
-        kind: name,
-        toolName: requiredString(raw, "tool_name"),
-        toolInput: raw.tool_input,
-        toolResponse: raw.tool_response,
-      };
+      return { ...base, kind: name, ...toolCall(raw) };
     case "Stop":
       return {
         ...base,

@@ -40,7 +40,7 @@ export class CodexHookInputError extends Error {
 
 type Raw = RawEvent;
 
-const { optionalString, requiredString, requiredText, optionalBoolean, parseObject } =
+const { optionalString, requiredString, requiredText, optionalBoolean, parseObject, toolCall } =
   fieldReaders(CodexHookInputError);
 
 /** Parses the text a hook read from stdin. Throws a CodexHookInputError naming the bad field. */
@@ -68,13 +68,7 @@ export function parseCodexHookObject(raw: Raw): CodexHookEvent {
       return { ...base, kind: name, prompt };
     }
     case "PostToolUse":
-      return {
-        ...base,
-        kind: name,
-        toolName: requiredString(raw, "tool_name"),
-        toolInput: raw.tool_input,
-        toolResponse: raw.tool_response,
-      };
+      return { ...base, kind: name, ...toolCall(raw) };
     case "Stop":
       return {
         ...base,

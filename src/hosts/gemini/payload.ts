@@ -28,7 +28,7 @@ export class GeminiHookInputError extends Error {
   override name = "GeminiHookInputError";
 }
 
-const { requiredString, text, optionalString, optionalBoolean, parseObject } =
+const { requiredString, text, optionalString, optionalBoolean, parseObject, toolCall } =
   fieldReaders(GeminiHookInputError);
 
 /** Parses the text a hook read from stdin. Throws a GeminiHookInputError naming the bad field. */
@@ -63,13 +63,7 @@ export function parseGeminiHookObject(raw: Record<string, unknown>): GeminiHookE
         toolInput: raw.tool_input,
       };
     case "AfterTool":
-      return {
-        ...base,
-        kind: name,
-        toolName: requiredString(raw, "tool_name"),
-        toolInput: raw.tool_input,
-        toolResponse: raw.tool_response,
-      };
+      return { ...base, kind: name, ...toolCall(raw) };
     case "AfterAgent":
       return {
         ...base,

@@ -32,6 +32,14 @@ export interface FieldReaders {
   optionalArray(raw: RawEvent, field: string): unknown[];
   /** The JSON object a hook read from stdin; throws on anything else. */
   parseObject(text: string): RawEvent;
+  /** A tool call as the Claude-compatible protocols name it: `tool_name`, `tool_input`, `tool_response`. */
+  toolCall(raw: RawEvent): ToolCall;
+}
+
+export interface ToolCall {
+  toolName: string;
+  toolInput: unknown;
+  toolResponse: unknown;
 }
 
 /** Field readers that throw `Failure`, each message starting `hook input`. */
@@ -45,14 +53,15 @@ export function fieldReaders(Failure: ErrorClass): FieldReaders {
     return value as T;
   };
   const isString = (v: unknown) => typeof v === "string";
+  const requiredString = (raw: RawEvent, field: string): string => {
+    const value = raw[field];
+    if (typeof value !== "string" || value.trim() === "") {
+      throw wrong(field, "a non-empty string", value);
+    }
+    return value;
+  };
   return {
-    requiredString(raw, field) {
-      const value = raw[field];
-      if (typeof value !== "string" || value.trim() === "") {
-        throw wrong(field, "a non-empty string", value);
-      }
-      return value;
-    },
+    requiredString,
     optionalString: (raw, field) => optional<string>(raw, field, "a string", isString) ?? null,
     requiredText(raw, field) {
       const value = raw[field];
@@ -63,6 +72,13 @@ export function fieldReaders(Failure: ErrorClass): FieldReaders {
     optionalBoolean: (raw, field) =>
       optional<boolean>(raw, field, "a boolean", (v) => typeof v === "boolean") ?? false,
     optionalArray: (raw, field) => optional<unknown[]>(raw, field, "an array", Array.isArray) ?? [],
+    toolCall(raw) {
+      return {
+        toolName: requiredString(raw, "tool_name"),
+        toolInput: raw.tool_input,
+        toolResponse: raw.tool_response,
+      };
+    },
     parseObject(text) {
       let raw: unknown;
       try {
