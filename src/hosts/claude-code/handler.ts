@@ -1,4 +1,3 @@
-import { resolveScope } from "../../core/scope/scope.js";
 import type {
   ContinuationState,
   Limits,
@@ -7,13 +6,14 @@ import type {
   StopReason,
   Store,
 } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult, type TurnEnd } from "../../runtime/runtime.js";
+import { ContinuationRuntime, type TurnEnd } from "../../runtime/runtime.js";
 import {
   type HookProject,
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
 } from "../hook-kit/project.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";
@@ -75,16 +75,9 @@ export interface HookResponse {
 }
 
 /** The JSON Claude Code reads from a Stop hook to keep the agent going. */
-export function blockDecision(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
-}
+export { blockDecision };
 
-function sessionScope(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: HOST, sessionId });
-  if (scope === null)
-    throw new HookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
-  return scope;
-}
+const sessionScope = (sessionId: string): Scope => sessionScopeOf(HOST, sessionId, HookInputError);
 
 /**
  * Whether the turn that just ended was started by our own block: the previous
@@ -96,12 +89,6 @@ function sessionScope(sessionId: string): Scope {
 export function startedByOurNudge(state: ContinuationState): boolean {
   const previous = state.lastOutcome;
   return previous != null && previous.turnId === state.episode?.answeredTurnId;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
 }
 
 /** What a resumed session with `open` open items can expect from the hook, true in every case. */

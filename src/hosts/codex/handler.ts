@@ -1,6 +1,5 @@
-import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
 import {
@@ -9,6 +8,7 @@ import {
   noticeAfter,
   prepareVerifyCache,
 } from "../hook-kit/project.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { hostGoal } from "./goal.js";
 import { isOwnNudge } from "./own-nudge.js";
 import {
@@ -57,23 +57,10 @@ export interface CodexHookResponse {
 }
 
 /** The JSON a Codex Stop hook prints to continue the turn with `reason` as the next prompt. */
-export function codexBlockDecision(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
-}
+export const codexBlockDecision = blockDecision;
 
-function sessionScope(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: CODEX_HOST, sessionId });
-  if (scope === null) {
-    throw new CodexHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
-  }
-  return scope;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
-}
+const sessionScope = (sessionId: string): Scope =>
+  sessionScopeOf(CODEX_HOST, sessionId, CodexHookInputError);
 
 function runtimeFor(
   options: CodexHookOptions,

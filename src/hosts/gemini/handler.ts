@@ -1,6 +1,5 @@
-import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime, type IdleResult } from "../../runtime/runtime.js";
+import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import {
   type HookProject,
@@ -8,6 +7,7 @@ import {
   noticeAfter,
   prepareVerifyCache,
 } from "../hook-kit/project.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import type { ChildRuns } from "./children.js";
 import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
@@ -55,23 +55,10 @@ export interface GeminiHookResponse {
 export const ALLOW = "{}";
 
 /** The JSON Gemini CLI reads from an AfterAgent hook to send the reason back as a new prompt. */
-export function geminiBlockDecision(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
-}
+export const geminiBlockDecision = blockDecision;
 
-export function geminiScope(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: GEMINI_HOST, sessionId });
-  if (scope === null) {
-    throw new GeminiHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
-  }
-  return scope;
-}
-
-function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}${delivered}`;
-}
+export const geminiScope = (sessionId: string): Scope =>
+  sessionScopeOf(GEMINI_HOST, sessionId, GeminiHookInputError);
 
 function runtimeOf(
   options: GeminiHookOptions,
