@@ -1,5 +1,4 @@
-import { baseInstallOptions } from "../installer/parse.js";
-import type { HostInstaller } from "../installer/row.js";
+import { commonInstaller } from "../installer/parse.js";
 import { type CodexInstallOptions, installCodex, uninstallCodex } from "./install.js";
 
 export const CODEX_INSTALL_USAGE = `Usage: todo-continuation install codex [--project | --user] [options]
@@ -22,9 +21,8 @@ Options:
 `;
 
 /** `install codex` / `uninstall codex` (its row is in ../installer/table.ts). */
-export const codexInstaller: HostInstaller<CodexInstallOptions> = {
-  usage: CODEX_INSTALL_USAGE,
-  options: (args, cwd) => baseInstallOptions(args, cwd) as CodexInstallOptions,
-  install: installCodex,
-  uninstall: uninstallCodex,
-};
+export const codexInstaller = commonInstaller<CodexInstallOptions>(
+  CODEX_INSTALL_USAGE,
+  installCodex,
+  uninstallCodex,
+);

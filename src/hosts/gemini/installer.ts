@@ -1,5 +1,4 @@
-import { baseInstallOptions } from "../installer/parse.js";
-import type { HostInstaller } from "../installer/row.js";
+import { commonInstaller } from "../installer/parse.js";
 import { type GeminiInstallOptions, installGemini, uninstallGemini } from "./install.js";
 
 export const GEMINI_INSTALL_USAGE = `Usage: todo-continuation install gemini [--project | --user] [options]
@@ -21,9 +20,8 @@ Options:
 `;
 
 /** `install gemini` / `uninstall gemini` (its row is in ../installer/table.ts). */
-export const geminiInstaller: HostInstaller<GeminiInstallOptions> = {
-  usage: GEMINI_INSTALL_USAGE,
-  options: (args, cwd) => baseInstallOptions(args, cwd) as GeminiInstallOptions,
-  install: installGemini,
-  uninstall: uninstallGemini,
-};
+export const geminiInstaller = commonInstaller<GeminiInstallOptions>(
+  GEMINI_INSTALL_USAGE,
+  installGemini,
+  uninstallGemini,
+);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { quoteInput } from "../../core/quote.js";
-import type { InstallArgs, InstallFlags } from "./row.js";
+import type { HostInstaller, InstallArgs, InstallFlags } from "./row.js";
 
 /**
  * Reads `install|uninstall <host>` arguments against a row's flags; `argv`
@@ -59,4 +59,16 @@ export function baseInstallOptions(args: InstallArgs, cwd: string): BaseInstallO
     ...(preset !== undefined ? { preset } : {}),
     ...(entry !== undefined ? { entry: resolve(cwd, entry) } : {}),
   };
+}
+
+/**
+ * The installer of a host that takes the common flags (target, project,
+ * preset, entry) and nothing of its own.
+ */
+export function commonInstaller<O>(
+  usage: string,
+  install: HostInstaller<O>["install"],
+  uninstall: HostInstaller<O>["uninstall"],
+): HostInstaller<O> {
+  return { usage, options: (args, cwd) => baseInstallOptions(args, cwd) as O, install, uninstall };
 }
