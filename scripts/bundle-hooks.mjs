@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
-/** Every host with a hook process (`HOOK_RUNNERS` in src/hosts/hooks.ts) and its runner. */
+/** Every host with a hook process (`HOOK_RUNNERS` in src/hosts/hook-kit/runners.ts) and its runner. */
 const HOSTS = {
   "claude-code": "runClaudeCodeHook",
   codex: "runCodexHook",
@@ -22,7 +22,7 @@ const postgres = `${dist}store/postgres/index.js`;
 const ENTRY = "\0hook-entry";
 
 // A host added to the table the hook command reads must get its bundle too.
-const { HOOK_RUNNERS } = await import(`${dist}hosts/hooks.js`);
+const { HOOK_RUNNERS } = await import(`${dist}hosts/hook-kit/runners.js`);
 const missing = Object.keys(HOOK_RUNNERS).filter((host) => !Object.hasOwn(HOSTS, host));
 if (missing.length > 0) {
   throw new Error(`bundle-hooks: add ${missing.join(", ")} to HOSTS (the host's hook runner)`);
@@ -52,9 +52,9 @@ for (const [host, runner] of Object.entries(HOSTS)) {
         load(id) {
           if (id !== ENTRY) return null;
           return [
-            `import { processHookIo } from ${JSON.stringify(`${dist}hosts/hook-process.js`)};`,
+            `import { processHookIo } from ${JSON.stringify(`${dist}hosts/hook-kit/process.js`)};`,
             `import { ${runner} } from ${JSON.stringify(`${dist}hosts/${host}/hook.js`)};`,
-            "/** The same contract as dist/hosts/hook-entry.js, for this one host. */",
+            "/** The same contract as dist/hosts/hook-kit/entry.js, for this one host. */",
             "export async function runHookProcess(host, args) {",
             `  return host === ${JSON.stringify(host)} ? ${runner}(args, processHookIo()) : null;`,
             "}",

@@ -22,10 +22,18 @@ function run(args: string[], input: string, env?: NodeJS.ProcessEnv): number {
   return ms;
 }
 
+/** A bare `node -e ""` start, timed the same way: what a hook process is measured against. */
+function bareNode(): number {
+  const start = process.hrtime.bigint();
+  spawnSync(process.execPath, ["-e", ""], { input: "", encoding: "utf8" });
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
 export function benchHookLatency(calls: number): {
   codex: number[];
   gemini: number[];
   claudeCode: number[];
+  bare: number[];
 } {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));
   try {
@@ -89,8 +97,14 @@ export function benchHookLatency(calls: number): {
         prompt_response: `Stopping here.${" Again.".repeat(i)}`,
         stop_hook_active: i > 0,
       });
-    const out = { codex: [] as number[], gemini: [] as number[], claudeCode: [] as number[] };
+    const out = {
+      codex: [] as number[],
+      gemini: [] as number[],
+      claudeCode: [] as number[],
+      bare: [] as number[],
+    };
     for (let i = 0; i < calls; i++) {
+      out.bare.push(bareNode());
       out.codex.push(run([...codex, "--preset", "parley"], codexStop));
       out.gemini.push(run([...gemini, "--preset", "parley"], geminiStop(i), geminiEnv));
       out.claudeCode.push(run([...claude, "--preset", "parley"], claudeStop));

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadHookProcess } from "../hosts/hook-loader.js";
+import { loadHookProcess } from "../hosts/hook-kit/loader.js";
 
 // A reader that goes away (`| head`) is not an error worth a stack trace.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -1,4 +1,4 @@
-import type { Style } from "../cli/style.js";
+import type { Style } from "../ui/style.js";
 
 /** Who a transcript line is about; the width keeps the text column aligned. */
 export type Role = "user" | "agent" | "host" | "runtime" | "note";

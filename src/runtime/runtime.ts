@@ -2,6 +2,7 @@ import { type PartialPrice, priceTable, priceTurn } from "../core/cost/price.js"
 import { closeInstruction as dialectCloseInstruction } from "../core/dialects/close.js";
 import { raiseEpisode } from "../core/engine/allowance.js";
 import { decide } from "../core/engine/decide.js";
+import { decisionLogEntry } from "../core/engine/log-entry.js";
 import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
 import {
   armRestartKick,
@@ -729,31 +730,7 @@ export function firstError(text: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
-/** The decision-log entry for one decision (shared with the PostgreSQL benchmark's workers). */
-export function decisionLogEntry(
-  decision: Decision,
-  summary: TodoSummary,
-  nudge: Nudge | null,
-  trigger: string,
-  now: number,
-): DecisionLogEntry {
-  const episode = decision.state.episode;
-  return {
-    at: now,
-    action: decision.action,
-    reason: decision.action === "skip" ? decision.reason : null,
-    episodeId: episode?.id ?? null,
-    autoTurns: episode?.autoTurns ?? 0,
-    tokens: episode?.tokens ?? 0,
-    stagnation: episode?.stagnation ?? 0,
-    actionable: summary.actionable,
-    blocked: summary.blocked,
-    nudgeChars: nudge?.chars ?? null,
-    nudgeTokens: nudge?.tokens ?? null,
-    trigger,
-    ...(episode?.costUsd === undefined ? {} : { costUsd: episode.costUsd }),
-  };
-}
+export { decisionLogEntry };
 
 /** A mode from options: absent is `enforce`; anything else but the two names is refused. */
 function checkMode(mode: unknown): ContinuationMode {

@@ -1,5 +1,5 @@
-import type { DoctorCheck, DoctorFinding } from "../hosts/doctor.js";
-import { homeOf, notWritable } from "../hosts/doctor-files.js";
+import type { DoctorCheck, DoctorFinding } from "../core/doctor.js";
+import { homeOf, notWritable } from "./file/probes.js";
 import { describeTarget } from "./postgres/options.js";
 import { resolveStoreRoot } from "./root.js";
 

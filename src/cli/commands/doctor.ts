@@ -1,4 +1,5 @@
 import type { DoctorCheck, DoctorFinding } from "../../hosts/doctor.js";
+import { INSTALLERS } from "../../hosts/installer/table.js";
 import type { CommandSpec } from "../command.js";
 import { DATABASE_URL_ENV, DIR_ENV, storeTarget } from "../global-options.js";
 
@@ -8,22 +9,9 @@ export interface DoctorEntry {
   load: () => Promise<DoctorCheck>;
 }
 
-/** Every check the doctor runs, one line each. */
+/** Every check the doctor runs: each host's (from the install table), then the store's. */
 export const DOCTOR_CHECKS: readonly DoctorEntry[] = [
-  {
-    host: "claude-code",
-    load: async () => (await import("../../hosts/claude-code/doctor.js")).claudeCodeDoctor,
-  },
-  { host: "codex", load: async () => (await import("../../hosts/codex/doctor.js")).codexDoctor },
-  {
-    host: "gemini",
-    load: async () => (await import("../../hosts/gemini/doctor.js")).geminiDoctor,
-  },
-  {
-    host: "opencode",
-    load: async () => (await import("../../hosts/opencode/doctor.js")).openCodeDoctor,
-  },
-  { host: "pi", load: async () => (await import("../../hosts/pi/doctor.js")).piDoctor },
+  ...INSTALLERS.map((row) => ({ host: row.host, load: row.doctor })),
   { load: async () => (await import("../../store/doctor.js")).storeDoctor },
 ];
 

@@ -1,5 +1,5 @@
 import { quoteInput } from "../../core/quote.js";
-import { HOOK_RUNNERS, loadHookRunner } from "../../hosts/hooks.js";
+import { HOOK_RUNNERS, loadHookRunner } from "../../hosts/hook-kit/runners.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
 import type { GlobalOptions } from "../global-options.js";

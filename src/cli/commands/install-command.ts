@@ -1,37 +1,24 @@
 import { quoteInput } from "../../core/quote.js";
+import { runInstaller } from "../../hosts/installer/run.js";
+import { INSTALLERS, installerRow } from "../../hosts/installer/table.js";
 import type { CommandSpec } from "../command.js";
 import { UsageError } from "../errors.js";
-import type { CliIo } from "../io.js";
 import { forwardGlobals } from "./hook-command.js";
 
 type Action = "install" | "uninstall";
 
-/** Each host's installer: `install <host> [options]`. */
-const INSTALLERS: Record<
-  string,
-  (action: Action, argv: readonly string[], io: CliIo) => Promise<number>
-> = {
-  "claude-code": async (action, argv, io) =>
-    (await import("./install-claude-code.js")).runInstallCommand(action, argv, io),
-  codex: async (action, argv, io) =>
-    (await import("./install-codex.js")).runCodexInstallCommand(action, argv, io),
-  gemini: async (action, argv, io) =>
-    (await import("./install-gemini.js")).runGeminiInstallCommand(action, argv, io),
-  opencode: async (action, argv, io) =>
-    (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
-  pi: async (action, argv, io) =>
-    (await import("./install-pi.js")).runPiInstallCommand(action, argv, io),
-};
+const HOSTS = INSTALLERS.map((row) => row.host);
 
+/** `install <host>` and `uninstall <host>`: one command over the rows of the install table. */
 function installCommand(action: Action): CommandSpec {
   const verb = action === "install" ? "Install" : "Remove";
   return {
     name: action,
     summary:
       action === "install"
-        ? `Install the integration into a host's settings: ${Object.keys(INSTALLERS).join(", ")}`
+        ? `Install the integration into a host's settings: ${HOSTS.join(", ")}`
         : "Remove the integration from a host's settings, leaving everything else",
-    usage: [`${action} <${Object.keys(INSTALLERS).join("|")}> [options]`],
+    usage: [`${action} <${HOSTS.join("|")}> [options]`],
     details: [
       `${verb}s only this package's hooks or plugin and prints what changed; running it twice`,
       `changes nothing the second time. Run \`${action} <host> --help\` for the host's options.`,
@@ -46,21 +33,21 @@ function installCommand(action: Action): CommandSpec {
     ],
     async run(ctx) {
       const [host, ...rest] = ctx.positionals;
-      const installer = host === undefined ? undefined : INSTALLERS[host];
-      if (installer === undefined) {
+      const row = installerRow(host);
+      if (row === undefined) {
         throw new UsageError(
           host === undefined
-            ? `${action}: name the host, one of ${Object.keys(INSTALLERS).join(", ")}`
-            : `${action}: unknown host ${quoteInput(host)}; hosts: ${Object.keys(INSTALLERS).join(", ")}`,
+            ? `${action}: name the host, one of ${HOSTS.join(", ")}`
+            : `${action}: unknown host ${quoteInput(host)}; hosts: ${HOSTS.join(", ")}`,
           action,
         );
       }
       const forwarded = action === "install" ? forwardGlobals(ctx.global, ["preset"]) : [];
-      // OpenCode's plugin is told where the store is; a global --dir means that store.
-      if (action === "install" && host === "opencode" && ctx.global.dir !== undefined) {
+      // A plugin told where the store is (OpenCode's): a global --dir means that store.
+      if (action === "install" && row.flags.options.includes("store-dir") && ctx.global.dir) {
         forwarded.push("--store-dir", ctx.global.dir);
       }
-      return installer(action, [host as string, ...rest, ...forwarded], ctx.io);
+      return runInstaller(row, action, [...rest, ...forwarded], ctx.io);
     },
   };
 }

@@ -4,9 +4,9 @@ import { type HookOptions, handleHookEvent } from "../claude-code/handler.js";
 import { type HookEvent, parseHookObject } from "../claude-code/payload.js";
 import { hookStoreRoot } from "../claude-code/store-location.js";
 import { LIST_TOOLS } from "../claude-code/todos.js";
-import { hookFailure, openHookStore } from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
-import { BASE_HOOK_TIMEOUT_MS, projectCheck, stopHookTimeoutMs } from "../hook-timeout.js";
+import { hookFailure, openHookStore } from "../hook-kit/process.js";
+import { lazyHookProject } from "../hook-kit/project.js";
+import { BASE_HOOK_TIMEOUT_MS, projectCheck, stopHookTimeoutMs } from "../hook-kit/timeout.js";
 
 /**
  * The Claude Agent SDK runs Claude Code as a child process and calls hook

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadHookProcess } from "../hook-loader.js";
+import { loadHookProcess } from "../hook-kit/loader.js";
 
 /**
  * The stand-alone entry of the Claude Code integration, and the command its
@@ -7,19 +7,25 @@ import { loadHookProcess } from "../hook-loader.js";
  *   bin.js hook claude-code            (one hook event on stdin)
  *   bin.js install claude-code [...]   bin.js uninstall claude-code [...]
  * A hook runs once per event, so this file loads only the hook's own modules;
- * the installer (CLI code) is loaded only when asked for.
+ * the installer is loaded only when asked for.
  */
 const [command, ...rest] = process.argv.slice(2);
 if (command === "hook") {
   const [host, ...args] = rest;
   const run = await loadHookProcess(host);
   process.exitCode = (host === "claude-code" ? await run(host, args) : null) ?? usage();
-} else if (command === "install" || command === "uninstall") {
-  const [{ runInstallCommand }, { processIo }] = await Promise.all([
-    import("../../cli/commands/install-claude-code.js"),
-    import("../../cli/io.js"),
+} else if ((command === "install" || command === "uninstall") && rest[0] === "claude-code") {
+  const [{ runInstaller }, { installerRow }] = await Promise.all([
+    import("../installer/run.js"),
+    import("../installer/table.js"),
   ]);
-  process.exitCode = await runInstallCommand(command, rest, processIo());
+  const io = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  process.exitCode = await runInstaller(installerRow("claude-code")!, command, rest, io);
 } else {
   process.exitCode = usage();
 }

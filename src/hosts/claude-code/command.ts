@@ -1,4 +1,9 @@
-import { isAbsolute, join, relative, sep } from "node:path";
+import {
+  type HookCommand,
+  type HookCommandInput,
+  hookScript,
+  shellQuote,
+} from "../hook-kit/command.js";
 
 /**
  * The shell command Claude Code runs for each hook. It must start fast, work
@@ -22,40 +27,14 @@ import { isAbsolute, join, relative, sep } from "node:path";
  * on every hook call.
  */
 
+/** The CLI the command runs, inside the package. */
+const PACKAGE_MAIN = ["dist", "cli", "main.js"] as const;
+
 /** What identifies our command among a settings file's hooks. */
 export const HOOK_ARGS = "hook claude-code";
 
-export interface HookCommandInput {
-  /** The project the settings belong to (for the portable form). */
-  projectDir: string;
-  /** Root folder of the installed todo-continuation package. */
-  packageRoot: string;
-  /** Absolute path of the node binary (default: the one running). */
-  nodePath: string;
-  /** Run this script instead of the package's CLI (absolute path). */
-  entry?: string;
-  /** Preset passed to the hook. */
-  preset?: string;
-  /** Whether the portable `$CLAUDE_PROJECT_DIR` form may be used (project settings). */
-  portable: boolean;
-}
-
-export interface HookCommand {
-  command: string;
-  /** True when the command works from any clone of the project. */
-  portable: boolean;
-}
-
-/** Quotes a value for POSIX sh inside double quotes, keeping `$CLAUDE_PROJECT_DIR` live only where intended. */
-export function shellQuote(value: string): string {
-  return `"${value.replace(/(["\\$`])/g, "\\$1")}"`;
-}
-
-function within(base: string, path: string): string | null {
-  const rel = relative(base, path);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
-  return rel.split(sep).join("/");
-}
+export type { HookCommand, HookCommandInput };
+export { shellQuote };
 
 /** What the hook says on stderr when its script is missing (one line, then exit 0). */
 export const MISSING_SCRIPT_NOTE =
@@ -68,23 +47,8 @@ function guarded(node: string, script: string, tail: string): string {
 
 export function hookCommand(input: HookCommandInput): HookCommand {
   const tail = input.preset === undefined ? HOOK_ARGS : `${HOOK_ARGS} --preset ${input.preset}`;
-  if (input.entry !== undefined) {
-    return {
-      command: guarded(shellQuote(input.nodePath), shellQuote(input.entry), tail),
-      portable: false,
-    };
-  }
-  const main = join(input.packageRoot, "dist", "cli", "main.js");
-  const rel = input.portable ? within(input.projectDir, main) : null;
-  if (rel?.split("/").includes("node_modules")) {
-    // Only the variable is left unquoted-live; the rest is a plain relative path.
-    const script = `"$CLAUDE_PROJECT_DIR/${shellQuote(rel).slice(1)}`;
-    return { command: guarded("node", script, tail), portable: true };
-  }
-  return {
-    command: guarded(shellQuote(input.nodePath), shellQuote(main), tail),
-    portable: false,
-  };
+  const { node, script, portable } = hookScript(input, PACKAGE_MAIN, "CLAUDE_PROJECT_DIR");
+  return { command: guarded(node, script, tail), portable };
 }
 
 /**

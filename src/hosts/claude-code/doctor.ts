@@ -1,14 +1,9 @@
 import { join } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, notWritable, probe, readJson } from "../doctor-files.js";
-import { verifyFindings } from "../doctor-verify.js";
-import {
-  compareVersions,
-  detectVersion,
-  formatVersion,
-  type Version,
-  versionOf,
-} from "../version.js";
+import { homeOf, isFile, notWritable, probe, readJson } from "../hook-kit/doctor-files.js";
+import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { type VersionGate, versionFinding } from "../hook-kit/doctor-version.js";
+import { detectVersion, type Version } from "../hook-kit/version.js";
 import { commandScript, HOOK_ARGS } from "./command.js";
 import {
   hookSpecsFor,
@@ -67,38 +62,20 @@ function commandNode(command: string): string {
   return legacy ? (legacy[1] as string).replace(/\\(["\\$`])/g, "$1") : "node";
 }
 
+const VERSION_GATE: VersionGate = {
+  host: HOST,
+  name: "Claude Code",
+  min: MIN_CLAUDE_CODE_VERSION,
+  minReason: "the oldest supported",
+  missing: {
+    message: "hooks are installed, but no `claude` on PATH answers `claude --version`",
+    fix: "put Claude Code on PATH (npm install -g @anthropic-ai/claude-code)",
+  },
+  upgrade: "claude update",
+};
+
 function versionFindings(version: Version | null): DoctorFinding[] {
-  if (version === null) {
-    return [
-      {
-        host: HOST,
-        check: "version",
-        ok: false,
-        message: "hooks are installed, but no `claude` on PATH answers `claude --version`",
-        fix: "put Claude Code on PATH (npm install -g @anthropic-ai/claude-code)",
-      },
-    ];
-  }
-  const needed = versionOf(MIN_CLAUDE_CODE_VERSION);
-  const text = formatVersion(version);
-  return compareVersions(version, needed) < 0
-    ? [
-        {
-          host: HOST,
-          check: "version",
-          ok: false,
-          message: `Claude Code ${text} is older than ${MIN_CLAUDE_CODE_VERSION}, the oldest supported`,
-          fix: "claude update",
-        },
-      ]
-    : [
-        {
-          host: HOST,
-          check: "version",
-          ok: true,
-          message: `Claude Code ${text} (needs ${MIN_CLAUDE_CODE_VERSION} or newer)`,
-        },
-      ];
+  return [versionFinding(VERSION_GATE, version)];
 }
 
 function eventFindings(install: Install, version: Version | null): DoctorFinding[] {

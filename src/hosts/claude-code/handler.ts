@@ -1,4 +1,3 @@
-import { resolveScope } from "../../core/scope/scope.js";
 import type {
   ContinuationState,
   Limits,
@@ -14,7 +13,8 @@ import {
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
-} from "../hook-project.js";
+} from "../hook-kit/project.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";
@@ -76,16 +76,9 @@ export interface HookResponse {
 }
 
 /** The JSON Claude Code reads from a Stop hook to keep the agent going. */
-export function blockDecision(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
-}
+export { blockDecision };
 
-function sessionScope(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: HOST, sessionId });
-  if (scope === null)
-    throw new HookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
-  return scope;
-}
+const sessionScope = (sessionId: string): Scope => sessionScopeOf(HOST, sessionId, HookInputError);
 
 /**
  * Whether the turn that just ended was started by our own block: the previous

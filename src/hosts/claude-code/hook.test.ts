@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import type { HookIo } from "../hook-process.js";
+import type { HookIo } from "../hook-kit/process.js";
 import { parseHookArgs, runClaudeCodeHook } from "./hook.js";
 
 const made: string[] = [];

@@ -1,18 +1,13 @@
-import type { PresetName, Store } from "../../core/types.js";
+import { type HookMainSpec, NO_REPLY, runHookMain } from "../hook-kit/main.js";
 import {
   type HookArgs,
   type HookIo,
-  type HookReply,
   hookFailure,
   hookOptionsUsage,
-  openHookStore,
   parseHookArgs as parseSharedHookArgs,
-  readHookInput,
-  writeHookReply,
-} from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
+} from "../hook-kit/process.js";
 import { handleHookEvent } from "./handler.js";
-import { parseHookInput } from "./payload.js";
+import { type HookEvent, parseHookInput } from "./payload.js";
 import { hookStoreRoot, projectDir } from "./store-location.js";
 
 export const HOOK_USAGE = `Usage: todo-continuation hook claude-code [options] < event.json
@@ -30,7 +25,22 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
   return parseSharedHookArgs("claude-code", argv);
 }
 
-const ALLOW = "allowing the stop";
+/** Claude Code's hook process, described for the kit. */
+export const CLAUDE_CODE_HOOK: HookMainSpec<HookEvent> = {
+  host: "claude-code",
+  usage: HOOK_USAGE,
+  parse: parseHookInput,
+  failure: (error) => hookFailure(error, "allowing the stop"),
+  // Nothing to do without opening the store: unknown events, subagents.
+  storeless: (event) =>
+    event.kind === "other" || event.kind === "SubagentStop" || event.agentId !== null
+      ? NO_REPLY
+      : null,
+  cwdOf: (event) => (event.kind === "other" ? null : event.cwd),
+  storeRoot: ({ dir, env, cwd }) => hookStoreRoot({ dir, env, cwd }),
+  projectDir: ({ env, cwd }) => projectDir(env, cwd),
+  handle: (event, context) => handleHookEvent(event, context),
+};
 
 /**
  * One Claude Code hook event in, Claude Code's answer out. Resolves to the
@@ -38,55 +48,6 @@ const ALLOW = "allowing the stop";
  * errors. Both the `todo-continuation hook claude-code` command and the
  * stand-alone entry (`bin.js`) run this.
  */
-export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Promise<number> {
-  let args: HookArgs;
-  try {
-    args = parseHookArgs(argv);
-  } catch (error) {
-    writeHookReply(io, hookFailure(error, ALLOW));
-    return 0;
-  }
-  if (args.help) {
-    io.stdout.write(HOOK_USAGE);
-    return 0;
-  }
-  let store: Store | null = null;
-  let reply: HookReply;
-  try {
-    const event = parseHookInput(await readHookInput(io));
-    // Nothing to do without opening the store: unknown events, subagents.
-    if (event.kind === "other" || event.kind === "SubagentStop" || event.agentId !== null) return 0;
-    const cwd = event.cwd ?? io.cwd;
-    const root = hookStoreRoot({ dir: args.dir, env: io.env, cwd });
-    const project = projectDir(io.env, cwd);
-    store = await openHookStore({
-      dir: args.dir,
-      databaseUrl: args.databaseUrl,
-      schema: args.schema,
-      env: io.env,
-      root,
-      project,
-    });
-    reply = await handleHookEvent(event, {
-      store,
-      project: lazyHookProject({
-        cwd,
-        projectDir: project,
-        storeRoot: root,
-        host: "claude-code",
-        env: io.env,
-        presetFlag: args.preset,
-        modeFlag: args.mode,
-      }),
-      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
-      env: io.env,
-      waitOnQuestions: !args.nudgeAfterQuestions,
-    });
-  } catch (error) {
-    reply = hookFailure(error, ALLOW);
-  } finally {
-    await store?.close().catch(() => undefined);
-  }
-  writeHookReply(io, reply);
-  return 0;
+export function runClaudeCodeHook(argv: readonly string[], io: HookIo): Promise<number> {
+  return runHookMain(CLAUDE_CODE_HOOK, argv, io);
 }

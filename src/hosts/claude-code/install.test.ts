@@ -11,8 +11,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { parseInstallArgs } from "../../cli/commands/install-claude-code.js";
-import { installProbe } from "../install-ledger.js";
+import { installProbe } from "../hook-kit/install-ledger.js";
+import { installerOptions } from "../installer/run.js";
+import { installerRow } from "../installer/table.js";
 import {
   claudeInstallLedgerPath,
   installClaudeCode,
@@ -20,6 +21,15 @@ import {
   settingsPath,
   uninstallClaudeCode,
 } from "./install.js";
+import { claudeCodeInstaller } from "./installer.js";
+
+const parseInstallArgs = (argv: readonly string[], cwd: string) =>
+  installerOptions(
+    installerRow("claude-code") as NonNullable<ReturnType<typeof installerRow>>,
+    claudeCodeInstaller,
+    argv,
+    cwd,
+  );
 
 const made: string[] = [];
 /** A temp folder removed when the file's tests end. */

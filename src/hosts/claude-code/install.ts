@@ -4,6 +4,10 @@ import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { quoteInput } from "../../core/quote.js";
+import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
+import { installWithLedger, uninstallWithLedger } from "../hook-kit/install-ledger.js";
+import { readJsonFile } from "../hook-kit/settings-file.js";
+import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import {
   compareVersions,
   detectVersion,
@@ -11,11 +15,7 @@ import {
   parseVersion,
   type Version,
   versionOf,
-} from "../../hosts/version.js";
-import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
-import { stopTimeoutForInstall } from "../hook-timeout.js";
-import { installWithLedger, uninstallWithLedger } from "../install-ledger.js";
-import { readJsonFile } from "../settings-file.js";
+} from "../hook-kit/version.js";
 import { hookCommand } from "./command.js";
 import {
   hookSpecsFor,
@@ -87,7 +87,7 @@ export function settingsPath(
 
 /**
  * Where install notes each settings file's bytes before it first wrote there,
- * so that uninstall can restore them exactly (see ../install-ledger.ts): in
+ * so that uninstall can restore them exactly (see ../hook-kit/install-ledger.ts): in
  * Claude Code's user folder, beside the user's settings.
  */
 export function claudeInstallLedgerPath(env: Record<string, string | undefined>): string {

@@ -5,6 +5,8 @@
  * payload could nudge the wrong session.
  */
 
+import { fieldReaders } from "../hook-kit/fields.js";
+
 /** Fields every hook event carries. */
 export interface HookBase {
   sessionId: string;
@@ -52,63 +54,19 @@ export class HookInputError extends Error {
   override name = "HookInputError";
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `a string (${JSON.stringify(value.slice(0, 40))})`;
-  return typeof value;
-}
-
-function optionalString(raw: Record<string, unknown>, field: string): string | null {
-  const value = raw[field];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") {
-    throw new HookInputError(`hook input: ${field} must be a string, got ${describe(value)}`);
-  }
-  return value;
-}
-
-function requiredString(raw: Record<string, unknown>, field: string): string {
-  const value = raw[field];
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new HookInputError(
-      `hook input: ${field} must be a non-empty string, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
-
-function optionalArray(raw: Record<string, unknown>, field: string): unknown[] {
-  const value = raw[field];
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    throw new HookInputError(`hook input: ${field} must be an array, got ${describe(value)}`);
-  }
-  return value;
-}
-
-function optionalBoolean(raw: Record<string, unknown>, field: string): boolean {
-  const value = raw[field];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") {
-    throw new HookInputError(`hook input: ${field} must be a boolean, got ${describe(value)}`);
-  }
-  return value;
-}
+const {
+  optionalString,
+  requiredString,
+  requiredText,
+  optionalArray,
+  optionalBoolean,
+  toolCall,
+  parseObject,
+} = fieldReaders(HookInputError);
 
 /** Parses the text a hook read from stdin. Throws a HookInputError naming the bad field. */
 export function parseHookInput(text: string): HookEvent {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new HookInputError(`hook input is not JSON (${reason}); got ${text.length} characters`);
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new HookInputError(`hook input must be a JSON object, got ${describe(raw)}`);
-  }
-  return parseHookObject(raw as Record<string, unknown>);
+  return parseHookObject(parseObject(text));
 }
 
 /** Parses an already-decoded hook input object. */
@@ -125,20 +83,11 @@ export function parseHookObject(raw: Record<string, unknown>): HookEvent {
     case "SessionStart":
       return { ...base, kind: name, source: optionalString(raw, "source") };
     case "UserPromptSubmit": {
-      const prompt = raw.prompt;
-      if (typeof prompt !== "string") {
-        throw new HookInputError(`hook input: prompt must be a string, got ${describe(prompt)}`);
-      }
+      const prompt = requiredText(raw, "prompt");
       return { ...base, kind: name, prompt, source: optionalString(raw, "source") };
     }
     case "PostToolUse":
-      return {
-        ...base,
-        kind: name,
-        toolName: requiredString(raw, "tool_name"),
-        toolInput: raw.tool_input,
-        toolResponse: raw.tool_response,
-      };
+      return { ...base, kind: name, ...toolCall(raw) };
     case "Stop":
       return {
         ...base,

@@ -1,5 +1,12 @@
-import { mergeEventHooks } from "../hook-settings.js";
-import { compareVersions, type Version, versionOf } from "../version.js";
+import {
+  isObject,
+  mergeOurHooks,
+  ourHandlers,
+  ourTimeout,
+  removeOurHooks,
+  type SettingsChange,
+} from "../hook-kit/hook-settings.js";
+import { compareVersions, type Version, versionOf } from "../hook-kit/version.js";
 import { isOurCommand } from "./command.js";
 import { LIST_TOOLS } from "./todos.js";
 
@@ -69,52 +76,9 @@ export class SettingsError extends Error {
   override name = "SettingsError";
 }
 
+export type { SettingsChange };
+
 type Json = Record<string, unknown>;
-
-export interface SettingsChange {
-  settings: Json;
-  /** One line per change, e.g. `added Stop hook`; empty when nothing changed. */
-  changes: string[];
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function checkSettings(settings: unknown, where: string): Json {
-  if (!isObject(settings))
-    throw new SettingsError(`${where} must be a JSON object, got ${describe(settings)}`);
-  const hooks = settings.hooks;
-  if (hooks !== undefined && !isObject(hooks)) {
-    throw new SettingsError(`${where}: "hooks" must be an object, got ${describe(hooks)}`);
-  }
-  for (const [event, groups] of Object.entries((hooks ?? {}) as Json)) {
-    if (!Array.isArray(groups)) {
-      throw new SettingsError(
-        `${where}: "hooks.${event}" must be an array, got ${describe(groups)}`,
-      );
-    }
-    groups.forEach((group, i) => {
-      if (!isObject(group)) {
-        throw new SettingsError(
-          `${where}: "hooks.${event}[${i}]" must be an object, got ${describe(group)}`,
-        );
-      }
-      if (group.hooks !== undefined && !Array.isArray(group.hooks)) {
-        throw new SettingsError(
-          `${where}: "hooks.${event}[${i}].hooks" must be an array, got ${describe(group.hooks)}`,
-        );
-      }
-    });
-  }
-  return settings;
-}
 
 function handlerOf(command: string, timeout: number = HOOK_TIMEOUT_SECONDS): Json {
   return { type: "command", command, timeout };
@@ -124,11 +88,11 @@ function isOurHandler(handler: unknown): boolean {
   return isObject(handler) && handler.type === "command" && isOurCommand(handler.command);
 }
 
+const DIALECT = { isOurs: isOurHandler, handlerOf, Failure: SettingsError };
+
 /**
- * Adds our hooks, or brings them up to date. Per event: the first group with
- * our matcher holding our handler keeps one handler with the new command;
- * every other handler of ours for that event is removed (and a group left
- * empty by that with it); without one, a new group is appended.
+ * Adds our hooks, or brings them up to date (see `mergeOurHooks`): every
+ * other hook, group and setting is kept exactly as it was.
  */
 export function mergeHooks(
   raw: unknown,
@@ -138,34 +102,8 @@ export function mergeHooks(
   /** The Stop hook's timeout in seconds: longer when a project check runs in it. */
   stopTimeoutSeconds: number = HOOK_TIMEOUT_SECONDS,
 ): SettingsChange {
-  const settings = structuredClone(checkSettings(raw, where));
-  const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
-  const changes: string[] = [];
-  for (const spec of specs) {
-    const merged = mergeEventHooks(
-      (hooks[spec.event] ?? []) as Json[],
-      spec,
-      handlerOf(command, spec.event === "Stop" ? stopTimeoutSeconds : HOOK_TIMEOUT_SECONDS),
-      isOurHandler,
-    );
-    hooks[spec.event] = merged.groups;
-    changes.push(...merged.changes);
-  }
-  // Events an earlier version listened to and this one does not.
-  const wanted = new Set(specs.map((s) => s.event));
-  const stale = Object.fromEntries(Object.entries(hooks).filter(([event]) => !wanted.has(event)));
-  const cleaned = removeHooks({ hooks: stale }, where);
-  if (cleaned.changes.length > 0) {
-    const left = (cleaned.settings.hooks ?? {}) as Json;
-    for (const event of Object.keys(stale)) {
-      if (Object.hasOwn(left, event)) hooks[event] = left[event];
-      else delete hooks[event];
-    }
-    changes.push(...cleaned.changes.map((c) => `${c} (no longer used)`));
-  }
-  if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
-  settings.hooks = hooks;
-  return { settings, changes };
+  const timeouts = { stopEvent: "Stop", stop: stopTimeoutSeconds, other: HOOK_TIMEOUT_SECONDS };
+  return mergeOurHooks(raw, command, specs, where, timeouts, DIALECT);
 }
 
 /**
@@ -173,58 +111,16 @@ export function mergeHooks(
  * empty go, events left empty go, and an emptied `hooks` object goes.
  */
 export function removeHooks(raw: unknown, where = "settings"): SettingsChange {
-  const settings = structuredClone(checkSettings(raw, where));
-  if (!isObject(settings.hooks)) return { settings, changes: [] };
-  const hooks = settings.hooks;
-  const changes: string[] = [];
-  for (const [event, value] of Object.entries(hooks)) {
-    const groups = value as Json[];
-    let removed = 0;
-    const next: Json[] = [];
-    for (const group of groups) {
-      const handlers = (group.hooks ?? []) as unknown[];
-      const out = handlers.filter((h) => !isOurHandler(h));
-      removed += handlers.length - out.length;
-      if (out.length === handlers.length) next.push(group);
-      else if (out.length > 0) next.push({ ...group, hooks: out });
-    }
-    if (removed === 0) continue;
-    changes.push(`removed ${event} hook${removed > 1 ? `s (${removed})` : ""}`);
-    if (next.length > 0) hooks[event] = next;
-    else delete hooks[event];
-  }
-  if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
-  if (Object.keys(hooks).length === 0) delete settings.hooks;
-  return { settings, changes };
+  return removeOurHooks(raw, where, DIALECT);
 }
 
 /** The timeout (seconds) of our Stop handler; null without one, or when it names none. */
 export function installedStopTimeout(raw: unknown): number | null {
-  if (!isObject(raw) || !isObject(raw.hooks)) return null;
-  const groups = raw.hooks.Stop;
-  if (!Array.isArray(groups)) return null;
-  for (const group of groups) {
-    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
-    for (const handler of group.hooks) {
-      if (!isOurHandler(handler)) continue;
-      const timeout = (handler as Json).timeout;
-      return typeof timeout === "number" && timeout > 0 ? timeout : null;
-    }
-  }
-  return null;
+  return ourTimeout(raw, isOurHandler, "Stop");
 }
 
 /** The command our hooks run in these settings, or null when none is installed. */
 export function installedCommand(raw: unknown): string | null {
-  if (!isObject(raw) || !isObject(raw.hooks)) return null;
-  for (const groups of Object.values(raw.hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
-      for (const handler of group.hooks) {
-        if (isOurHandler(handler)) return (handler as Json).command as string;
-      }
-    }
-  }
-  return null;
+  const [first] = ourHandlers(raw, isOurHandler);
+  return first === undefined ? null : (first.command as string);
 }

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { readRegularFile } from "../bounded-read.js";
+import { readRegularFile } from "../hook-kit/bounded-read.js";
 import { type TaskFileEntry, todoFromTaskFile } from "./todos.js";
 
 /** A task file larger than this is not read (one task is a few hundred bytes). */

@@ -1,6 +1,6 @@
 import type { TokenUsage } from "../../core/types.js";
 import { usageFromAnthropic } from "../../runtime/classify.js";
-import { readRegularFile } from "../bounded-read.js";
+import { readRegularFile } from "../hook-kit/bounded-read.js";
 
 /**
  * What a Stop hook can learn from the session transcript (JSONL, one entry per

@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { delimiter, isAbsolute, join, relative, sep } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { verifyFindings } from "../doctor-verify.js";
+import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import {
   CODEX_HOOK_TIMEOUT_SECONDS,
   installedCommand,

@@ -1,4 +1,3 @@
-import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
@@ -9,7 +8,8 @@ import {
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
-} from "../hook-project.js";
+} from "../hook-kit/project.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { hostGoal } from "./goal.js";
 import { isOwnNudge } from "./own-nudge.js";
 import {
@@ -58,17 +58,10 @@ export interface CodexHookResponse {
 }
 
 /** The JSON a Codex Stop hook prints to continue the turn with `reason` as the next prompt. */
-export function codexBlockDecision(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
-}
+export const codexBlockDecision = blockDecision;
 
-function sessionScope(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: CODEX_HOST, sessionId });
-  if (scope === null) {
-    throw new CodexHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
-  }
-  return scope;
-}
+const sessionScope = (sessionId: string): Scope =>
+  sessionScopeOf(CODEX_HOST, sessionId, CodexHookInputError);
 
 function runtimeFor(
   options: CodexHookOptions,

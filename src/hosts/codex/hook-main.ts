@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadHookProcess } from "../hook-loader.js";
+import { loadHookProcess } from "../hook-kit/loader.js";
 
 /**
  * The command Codex runs for each hook (`install codex` writes it): the

@@ -1,19 +1,15 @@
-import type { PresetName, Store } from "../../core/types.js";
 import { STORE_ROOT_ENV } from "../../store/root.js";
 import { readTranscriptTail } from "../claude-code/transcript.js";
+import { type HookMainSpec, NO_REPLY, runHookMain } from "../hook-kit/main.js";
 import {
   type HookArgs,
   type HookIo,
   hookOptionsUsage,
-  openHookStore,
   parseHookArgs,
-  readHookInput,
-  writeHookReply,
-} from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
+} from "../hook-kit/process.js";
 import { GOAL_EVENT_MARKER, lastLineWith } from "./goal.js";
-import { type CodexHookResponse, failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
-import { parseCodexHookInput } from "./payload.js";
+import { failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
+import { type CodexHookEvent, type KnownCodexHookEvent, parseCodexHookInput } from "./payload.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
 
 /**
@@ -44,58 +40,27 @@ export function parseCodexHookArgs(argv: readonly string[]): CodexHookArgs {
   return parseHookArgs("codex", argv);
 }
 
-/** `todo-continuation hook codex`: resolves to the exit code, which is always 0. */
-export async function runCodexHook(argv: readonly string[], io: CodexHookIo): Promise<number> {
-  let args: CodexHookArgs;
-  try {
-    args = parseCodexHookArgs(argv);
-  } catch (error) {
-    writeHookReply(io, failOpen(error));
-    return 0;
-  }
-  if (args.help) {
-    io.stdout.write(CODEX_HOOK_USAGE);
-    return 0;
-  }
-  let store: Store | null = null;
-  let response: CodexHookResponse;
-  try {
-    const event = parseCodexHookInput(await readHookInput(io));
-    if (!needsStore(event)) return 0;
-    const cwd = event.cwd ?? io.cwd;
-    // Only the default per-project folder ignores itself; a named one is the user's.
-    const defaulted = args.dir === undefined && !io.env[STORE_ROOT_ENV]?.trim();
-    const root = codexStoreRoot({ dir: args.dir, env: io.env, cwd });
-    const project = codexProjectDir(cwd);
-    store = await openHookStore({
-      dir: args.dir,
-      databaseUrl: args.databaseUrl,
-      schema: args.schema,
-      env: io.env,
-      root,
-      ...(defaulted ? { project } : {}),
-    });
-    response = await handleCodexHookEvent(event, {
-      store,
-      project: lazyHookProject({
-        cwd,
-        projectDir: project,
-        storeRoot: root,
-        host: "codex",
-        env: io.env,
-        presetFlag: args.preset,
-        modeFlag: args.mode,
-      }),
-      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
-      waitOnQuestions: !args.nudgeAfterQuestions,
+/** Codex's hook process, described for the kit. */
+export const CODEX_HOOK: HookMainSpec<CodexHookEvent> = {
+  host: "codex",
+  usage: CODEX_HOOK_USAGE,
+  parse: parseCodexHookInput,
+  failure: failOpen,
+  storeless: (event) => (needsStore(event) ? null : NO_REPLY),
+  cwdOf: (event) => (event.kind === "other" ? null : event.cwd),
+  storeRoot: ({ dir, env, cwd }) => codexStoreRoot({ dir, env, cwd }),
+  projectDir: ({ cwd }) => codexProjectDir(cwd),
+  // Only the default per-project folder ignores itself; a named one is the user's.
+  ignoresStore: ({ dir, env }) => dir === undefined && !env[STORE_ROOT_ENV]?.trim(),
+  handle: (event, context) =>
+    handleCodexHookEvent(event as KnownCodexHookEvent, {
+      ...context,
       readRollout: (path) => readTranscriptTail(path, ROLLOUT_TAIL_BYTES),
       readGoalLine: (path) => lastLineWith(path, GOAL_EVENT_MARKER),
-    });
-  } catch (error) {
-    response = failOpen(error);
-  } finally {
-    await store?.close().catch(() => undefined);
-  }
-  writeHookReply(io, response);
-  return 0;
+    }),
+};
+
+/** `todo-continuation hook codex`: resolves to the exit code, which is always 0. */
+export function runCodexHook(argv: readonly string[], io: CodexHookIo): Promise<number> {
+  return runHookMain(CODEX_HOOK, argv, io);
 }

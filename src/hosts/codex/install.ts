@@ -5,9 +5,9 @@ import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
-import { shellQuote } from "../claude-code/command.js";
-import { stopTimeoutForInstall } from "../hook-timeout.js";
-import { writeTextFile } from "../settings-file.js";
+import { shellQuote } from "../hook-kit/command.js";
+import { writeTextFile } from "../hook-kit/settings-file.js";
+import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import {
   type FileBefore,
   type FoundBefore,

@@ -9,6 +9,8 @@
  * `agent_id`, so `agent_id` is what tells them apart.
  */
 
+import { fieldReaders, type RawEvent } from "../hook-kit/fields.js";
+
 /** Fields every hook event carries. */
 export interface CodexHookBase {
   sessionId: string;
@@ -36,58 +38,14 @@ export class CodexHookInputError extends Error {
   override name = "CodexHookInputError";
 }
 
-type Raw = Record<string, unknown>;
+type Raw = RawEvent;
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `a string (${JSON.stringify(value.slice(0, 40))})`;
-  return typeof value;
-}
-
-function optionalString(raw: Raw, field: string): string | null {
-  const value = raw[field];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") {
-    throw new CodexHookInputError(`hook input: ${field} must be a string, got ${describe(value)}`);
-  }
-  return value;
-}
-
-function requiredString(raw: Raw, field: string): string {
-  const value = raw[field];
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new CodexHookInputError(
-      `hook input: ${field} must be a non-empty string, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
-
-function optionalBoolean(raw: Raw, field: string): boolean {
-  const value = raw[field];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") {
-    throw new CodexHookInputError(`hook input: ${field} must be a boolean, got ${describe(value)}`);
-  }
-  return value;
-}
+const { optionalString, requiredString, requiredText, optionalBoolean, parseObject, toolCall } =
+  fieldReaders(CodexHookInputError);
 
 /** Parses the text a hook read from stdin. Throws a CodexHookInputError naming the bad field. */
 export function parseCodexHookInput(text: string): CodexHookEvent {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CodexHookInputError(
-      `hook input is not JSON (${reason}); got ${text.length} characters`,
-    );
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new CodexHookInputError(`hook input must be a JSON object, got ${describe(raw)}`);
-  }
-  return parseCodexHookObject(raw as Raw);
+  return parseCodexHookObject(parseObject(text));
 }
 
 const KNOWN = new Set(["UserPromptSubmit", "PostToolUse", "Stop", "Interrupt"]);
@@ -106,22 +64,11 @@ export function parseCodexHookObject(raw: Raw): CodexHookEvent {
   };
   switch (name) {
     case "UserPromptSubmit": {
-      const prompt = raw.prompt;
-      if (typeof prompt !== "string") {
-        throw new CodexHookInputError(
-          `hook input: prompt must be a string, got ${describe(prompt)}`,
-        );
-      }
+      const prompt = requiredText(raw, "prompt");
       return { ...base, kind: name, prompt };
     }
     case "PostToolUse":
-      return {
-        ...base,
-        kind: name,
-        toolName: requiredString(raw, "tool_name"),
-        toolInput: raw.tool_input,
-        toolResponse: raw.tool_response,
-      };
+      return { ...base, kind: name, ...toolCall(raw) };
     case "Stop":
       return {
         ...base,

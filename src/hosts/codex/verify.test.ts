@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { Scope } from "../../core/types.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
-import type { HookProject } from "../hook-project.js";
+import type { HookProject } from "../hook-kit/project.js";
 import { runCodexHookText } from "./handler.js";
 
 const SESSION = "01a2164d-bf88-7433-8fc1-99e5806455db";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { verifyFindings } from "../doctor-verify.js";
-import { readJsonFile } from "../settings-file.js";
+import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { readJsonFile } from "../hook-kit/settings-file.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
 import {
   GEMINI_HOOK_SPECS,

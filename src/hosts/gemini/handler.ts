@@ -1,4 +1,3 @@
-import { resolveScope } from "../../core/scope/scope.js";
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
@@ -8,7 +7,8 @@ import {
   mergedSettings,
   noticeAfter,
   prepareVerifyCache,
-} from "../hook-project.js";
+} from "../hook-kit/project.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import type { ChildRuns } from "./children.js";
 import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
@@ -56,17 +56,10 @@ export interface GeminiHookResponse {
 export const ALLOW = "{}";
 
 /** The JSON Gemini CLI reads from an AfterAgent hook to send the reason back as a new prompt. */
-export function geminiBlockDecision(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
-}
+export const geminiBlockDecision = blockDecision;
 
-export function geminiScope(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: GEMINI_HOST, sessionId });
-  if (scope === null) {
-    throw new GeminiHookInputError(`no scope for session_id ${JSON.stringify(sessionId)}`);
-  }
-  return scope;
-}
+export const geminiScope = (sessionId: string): Scope =>
+  sessionScopeOf(GEMINI_HOST, sessionId, GeminiHookInputError);
 
 function runtimeOf(
   options: GeminiHookOptions,

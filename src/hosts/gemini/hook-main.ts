@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadHookProcess } from "../hook-loader.js";
+import { loadHookProcess } from "../hook-kit/loader.js";
 
 /**
  * The command Gemini CLI runs for each hook (`install gemini` writes it): the

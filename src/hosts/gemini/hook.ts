@@ -1,17 +1,15 @@
-import type { PresetName, Store } from "../../core/types.js";
+import { type HookMainSpec, runHookMain } from "../hook-kit/main.js";
 import {
   type HookArgs,
   type HookIo,
+  type HookReply,
+  hookFailure,
   hookOptionsUsage,
-  openHookStore,
   parseHookArgs,
-  readHookInput,
-  writeHookReply,
-} from "../hook-process.js";
-import { lazyHookProject } from "../hook-project.js";
+} from "../hook-kit/process.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
-import { type GeminiHookResponse, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
-import { parseGeminiHookInput } from "./payload.js";
+import { handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
+import { type GeminiHookEvent, type KnownGeminiEvent, parseGeminiHookInput } from "./payload.js";
 import { geminiProjectDir, geminiStoreRoot } from "./store-location.js";
 
 export const GEMINI_HOOK_USAGE = `Usage: todo-continuation hook gemini [options] < event.json
@@ -33,73 +31,35 @@ export function parseGeminiHookArgs(argv: readonly string[]): GeminiHookArgs {
   return parseHookArgs("gemini", argv);
 }
 
-function failure(reason: unknown): GeminiHookResponse {
-  const message = reason instanceof Error ? reason.message : String(reason);
-  return {
-    stdout: "{}",
-    stderr: [`todo-continuation: hook failed, allowing the stop: ${message}`],
-    exitCode: 0,
-  };
+function failure(reason: unknown): HookReply {
+  return { ...hookFailure(reason, "allowing the stop"), stdout: "{}" };
 }
+
+const children = (env: Record<string, string | undefined>) =>
+  fileChildRuns(env.TODO_CONTINUATION_GEMINI_CHILDREN ?? defaultChildRoot());
+
+/** Gemini CLI's hook process, described for the kit. */
+export const GEMINI_HOOK: HookMainSpec<GeminiHookEvent> = {
+  host: "gemini",
+  usage: GEMINI_HOOK_USAGE,
+  parse: parseGeminiHookInput,
+  failure,
+  storeless: (event, io) => handleStorelessEvent(event, children(io.env)),
+  cwdOf: (event) => (event.kind === "other" ? null : event.cwd),
+  storeRoot: ({ dir, env, cwd }) => geminiStoreRoot({ dir, env, cwd }),
+  projectDir: ({ env, cwd }) => geminiProjectDir(env, cwd),
+  handle: (event, context) =>
+    // `storeless` answered every other event.
+    handleGeminiHookEvent(event as KnownGeminiEvent, {
+      ...context,
+      children: children(context.env),
+    }),
+};
 
 /**
  * One Gemini CLI hook event in, Gemini CLI's answer out. Resolves to the exit
  * code, which is always 0: the hook never fails closed on its own errors.
  */
-export async function runGeminiHook(argv: readonly string[], io: GeminiHookIo): Promise<number> {
-  let args: GeminiHookArgs;
-  try {
-    args = parseGeminiHookArgs(argv);
-  } catch (error) {
-    writeHookReply(io, failure(error));
-    return 0;
-  }
-  if (args.help) {
-    io.stdout.write(GEMINI_HOOK_USAGE);
-    return 0;
-  }
-  let store: Store | null = null;
-  let response: GeminiHookResponse;
-  try {
-    const event = parseGeminiHookInput(await readHookInput(io));
-    const children = fileChildRuns(io.env.TODO_CONTINUATION_GEMINI_CHILDREN ?? defaultChildRoot());
-    const storeless = await handleStorelessEvent(event, children);
-    if (storeless !== null) {
-      writeHookReply(io, storeless);
-      return 0;
-    }
-    if (event.kind === "other") return 0; // Answered above; this narrows the type.
-    const cwd = event.cwd ?? io.cwd;
-    const root = geminiStoreRoot({ dir: args.dir, env: io.env, cwd });
-    const project = geminiProjectDir(io.env, cwd);
-    store = await openHookStore({
-      dir: args.dir,
-      databaseUrl: args.databaseUrl,
-      schema: args.schema,
-      env: io.env,
-      root,
-      project,
-    });
-    response = await handleGeminiHookEvent(event, {
-      store,
-      project: lazyHookProject({
-        cwd,
-        projectDir: project,
-        storeRoot: root,
-        host: "gemini",
-        env: io.env,
-        presetFlag: args.preset,
-        modeFlag: args.mode,
-      }),
-      children,
-      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
-      waitOnQuestions: !args.nudgeAfterQuestions,
-    });
-  } catch (error) {
-    response = failure(error);
-  } finally {
-    await store?.close().catch(() => undefined);
-  }
-  writeHookReply(io, response);
-  return 0;
+export function runGeminiHook(argv: readonly string[], io: GeminiHookIo): Promise<number> {
+  return runHookMain(GEMINI_HOOK, argv, io);
 }

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { installProbe } from "../install-ledger.js";
+import { installProbe } from "../hook-kit/install-ledger.js";
 import { geminiInstallLedgerPath, installGemini, uninstallGemini } from "./install.js";
 
 /**

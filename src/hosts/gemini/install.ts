@@ -1,15 +1,15 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
-import { stopTimeoutForInstall } from "../hook-timeout.js";
 import {
   installWithLedger,
   type PlannedInstallWrite,
   type PlannedUninstall,
   type UninstallAction,
   uninstallWithLedger,
-} from "../install-ledger.js";
-import { readJsonFile } from "../settings-file.js";
+} from "../hook-kit/install-ledger.js";
+import { readJsonFile } from "../hook-kit/settings-file.js";
+import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import { geminiHookCommand } from "./command.js";
 import {
   type GeminiTarget,
@@ -50,7 +50,7 @@ export interface GeminiInstallResult {
 
 /**
  * Where install notes each file's bytes before it first wrote there, so that
- * uninstall can restore them exactly (see ../install-ledger.ts).
+ * uninstall can restore them exactly (see ../hook-kit/install-ledger.ts).
  */
 export function geminiInstallLedgerPath(env: Record<string, string | undefined>): string {
   return join(geminiUserDir(env), "todo-continuation-installs.json");

@@ -5,6 +5,8 @@
  * misread payload could nudge the wrong session.
  */
 
+import { fieldReaders } from "../hook-kit/fields.js";
+
 export interface GeminiHookBase {
   sessionId: string;
   cwd: string | null;
@@ -26,68 +28,12 @@ export class GeminiHookInputError extends Error {
   override name = "GeminiHookInputError";
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `a string (${JSON.stringify(value.slice(0, 40))})`;
-  return typeof value;
-}
-
-function requiredString(raw: Record<string, unknown>, field: string): string {
-  const value = raw[field];
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new GeminiHookInputError(
-      `hook input: ${field} must be a non-empty string, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
-
-/** A string that may be empty (a prompt, a response); missing reads as "". */
-function text(raw: Record<string, unknown>, field: string): string {
-  const value = raw[field];
-  if (value === undefined || value === null) return "";
-  if (typeof value !== "string") {
-    throw new GeminiHookInputError(`hook input: ${field} must be a string, got ${describe(value)}`);
-  }
-  return value;
-}
-
-function optionalString(raw: Record<string, unknown>, field: string): string | null {
-  const value = raw[field];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") {
-    throw new GeminiHookInputError(`hook input: ${field} must be a string, got ${describe(value)}`);
-  }
-  return value;
-}
-
-function optionalBoolean(raw: Record<string, unknown>, field: string): boolean {
-  const value = raw[field];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") {
-    throw new GeminiHookInputError(
-      `hook input: ${field} must be a boolean, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
+const { requiredString, text, optionalString, optionalBoolean, parseObject, toolCall } =
+  fieldReaders(GeminiHookInputError);
 
 /** Parses the text a hook read from stdin. Throws a GeminiHookInputError naming the bad field. */
 export function parseGeminiHookInput(input: string): GeminiHookEvent {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(input);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new GeminiHookInputError(
-      `hook input is not JSON (${reason}); got ${input.length} characters`,
-    );
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new GeminiHookInputError(`hook input must be a JSON object, got ${describe(raw)}`);
-  }
-  return parseGeminiHookObject(raw as Record<string, unknown>);
+  return parseGeminiHookObject(parseObject(input));
 }
 
 /** Parses an already-decoded hook input object. */
@@ -117,13 +63,7 @@ export function parseGeminiHookObject(raw: Record<string, unknown>): GeminiHookE
         toolInput: raw.tool_input,
       };
     case "AfterTool":
-      return {
-        ...base,
-        kind: name,
-        toolName: requiredString(raw, "tool_name"),
-        toolInput: raw.tool_input,
-        toolResponse: raw.tool_response,
-      };
+      return { ...base, kind: name, ...toolCall(raw) };
     case "AfterAgent":
       return {
         ...base,

@@ -1,4 +1,11 @@
-import { mergeEventHooks } from "../hook-settings.js";
+import {
+  isObject,
+  mergeOurHooks,
+  ourHandlers,
+  ourTimeout,
+  removeOurHooks,
+  type SettingsChange,
+} from "../hook-kit/hook-settings.js";
 import { GEMINI_HOOK_NAME } from "./command.js";
 import { CHILD_AGENT_TOOL, LIST_TOOLS } from "./todos.js";
 
@@ -36,50 +43,7 @@ export class GeminiSettingsError extends Error {
 
 type Json = Record<string, unknown>;
 
-export interface GeminiSettingsChange {
-  settings: Json;
-  changes: string[];
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function checkSettings(settings: unknown, where: string): Json {
-  if (!isObject(settings)) {
-    throw new GeminiSettingsError(`${where} must be a JSON object, got ${describe(settings)}`);
-  }
-  const hooks = settings.hooks;
-  if (hooks !== undefined && !isObject(hooks)) {
-    throw new GeminiSettingsError(`${where}: "hooks" must be an object, got ${describe(hooks)}`);
-  }
-  for (const [event, groups] of Object.entries((hooks ?? {}) as Json)) {
-    if (!Array.isArray(groups)) {
-      throw new GeminiSettingsError(
-        `${where}: "hooks.${event}" must be an array, got ${describe(groups)}`,
-      );
-    }
-    groups.forEach((group, i) => {
-      if (!isObject(group)) {
-        throw new GeminiSettingsError(
-          `${where}: "hooks.${event}[${i}]" must be an object, got ${describe(group)}`,
-        );
-      }
-      if (group.hooks !== undefined && !Array.isArray(group.hooks)) {
-        throw new GeminiSettingsError(
-          `${where}: "hooks.${event}[${i}].hooks" must be an array, got ${describe(group.hooks)}`,
-        );
-      }
-    });
-  }
-  return settings;
-}
+export type GeminiSettingsChange = SettingsChange;
 
 export function isOurGeminiHandler(handler: unknown): boolean {
   return isObject(handler) && handler.name === GEMINI_HOOK_NAME;
@@ -89,33 +53,14 @@ function handlerOf(command: string, timeout: number = GEMINI_HOOK_TIMEOUT_MS): J
   return { name: GEMINI_HOOK_NAME, type: "command", command, timeout };
 }
 
+const DIALECT = { isOurs: isOurGeminiHandler, handlerOf, Failure: GeminiSettingsError };
+
 /**
  * Removes every handler of ours, from any event, and only those. Groups,
  * events and a `hooks` object left empty go too.
  */
 export function removeGeminiHooks(raw: unknown, where = "settings"): GeminiSettingsChange {
-  const settings = structuredClone(checkSettings(raw, where));
-  if (!isObject(settings.hooks)) return { settings, changes: [] };
-  const hooks = settings.hooks;
-  const changes: string[] = [];
-  for (const [event, value] of Object.entries(hooks)) {
-    let removed = 0;
-    const next: Json[] = [];
-    for (const group of value as Json[]) {
-      const handlers = (group.hooks ?? []) as unknown[];
-      const kept = handlers.filter((h) => !isOurGeminiHandler(h));
-      removed += handlers.length - kept.length;
-      if (kept.length === handlers.length) next.push(group);
-      else if (kept.length > 0) next.push({ ...group, hooks: kept });
-    }
-    if (removed === 0) continue;
-    changes.push(`removed ${event} hook${removed > 1 ? `s (${removed})` : ""}`);
-    if (next.length > 0) hooks[event] = next;
-    else delete hooks[event];
-  }
-  if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
-  if (Object.keys(hooks).length === 0) delete settings.hooks;
-  return { settings, changes };
+  return removeOurHooks(raw, where, DIALECT);
 }
 
 /**
@@ -131,66 +76,20 @@ export function mergeGeminiHooks(
   /** AfterAgent's timeout in milliseconds: longer when a project check runs in it. */
   stopTimeoutMs: number = GEMINI_HOOK_TIMEOUT_MS,
 ): GeminiSettingsChange {
-  const settings = structuredClone(checkSettings(raw, where));
-  const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
-  const changes: string[] = [];
-  const wantedEvents = new Set(specs.map((s) => s.event));
-  for (const spec of specs) {
-    const merged = mergeEventHooks(
-      (hooks[spec.event] ?? []) as Json[],
-      spec,
-      handlerOf(command, spec.event === "AfterAgent" ? stopTimeoutMs : GEMINI_HOOK_TIMEOUT_MS),
-      isOurGeminiHandler,
-    );
-    hooks[spec.event] = merged.groups;
-    changes.push(...merged.changes);
-  }
-  // Events an earlier version listened to and this one does not.
-  for (const event of Object.keys(hooks)) {
-    if (wantedEvents.has(event)) continue;
-    const cleaned = removeGeminiHooks({ hooks: { [event]: hooks[event] } }, where);
-    if (cleaned.changes.length === 0) continue;
-    const left = (cleaned.settings.hooks ?? {}) as Json;
-    if (Object.hasOwn(left, event)) hooks[event] = left[event];
-    else delete hooks[event];
-    changes.push(...cleaned.changes.map((c) => `${c} (no longer used)`));
-  }
-  if (changes.length === 0) return { settings: structuredClone(raw as Json), changes };
-  settings.hooks = hooks;
-  return { settings, changes };
+  const timeouts = { stopEvent: "AfterAgent", stop: stopTimeoutMs, other: GEMINI_HOOK_TIMEOUT_MS };
+  return mergeOurHooks(raw, command, specs, where, timeouts, DIALECT);
+}
+
+/** The timeout (ms) of our AfterAgent handler; null without one, or when it names none. */
+export function installedAfterAgentTimeout(raw: unknown): number | null {
+  return ourTimeout(raw, isOurGeminiHandler, "AfterAgent");
 }
 
 /** Our handlers in these settings, as Gemini CLI's hook trust sees them (name and command). */
-/** The timeout (ms) of our AfterAgent handler; null without one, or when it names none. */
-export function installedAfterAgentTimeout(raw: unknown): number | null {
-  const groups = isObject(raw) && isObject(raw.hooks) ? raw.hooks.AfterAgent : undefined;
-  if (!Array.isArray(groups)) return null;
-  for (const group of groups) {
-    const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-    for (const handler of handlers) {
-      if (!isOurGeminiHandler(handler)) continue;
-      const timeout = (handler as Json).timeout;
-      return typeof timeout === "number" && timeout > 0 ? timeout : null;
-    }
-  }
-  return null;
-}
-
 export function ourGeminiHandlers(raw: unknown): { name: string; command: string }[] {
-  if (!isObject(raw) || !isObject(raw.hooks)) return [];
-  const found: { name: string; command: string }[] = [];
-  for (const groups of Object.values(raw.hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
-      for (const handler of group.hooks) {
-        if (isOurGeminiHandler(handler) && typeof (handler as Json).command === "string") {
-          found.push({ name: GEMINI_HOOK_NAME, command: (handler as Json).command as string });
-        }
-      }
-    }
-  }
-  return found;
+  return ourHandlers(raw, isOurGeminiHandler)
+    .filter((handler) => typeof handler.command === "string")
+    .map((handler) => ({ name: GEMINI_HOOK_NAME, command: handler.command as string }));
 }
 
 /** What the settings say about the agent's todo tool and whether hooks run at all. */

@@ -1,5 +1,5 @@
 import type { TokenUsage } from "../../core/types.js";
-import { readRegularFile } from "../bounded-read.js";
+import { readRegularFile } from "../hook-kit/bounded-read.js";
 
 /**
  * Token spend of a Gemini CLI turn, from the session file the CLI records

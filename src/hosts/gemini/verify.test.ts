@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../store/memory/memory-store.js";
-import type { HookProject } from "../hook-project.js";
+import type { HookProject } from "../hook-kit/project.js";
 import { fileChildRuns } from "./children.js";
 import { geminiScope, handleGeminiHookEvent } from "./handler.js";
 import { type GeminiHookEvent, parseGeminiHookObject } from "./payload.js";

@@ -3,10 +3,11 @@ import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveStoreRoot } from "../../store/root.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, notWritable } from "../doctor-files.js";
-import { loadProblem } from "../doctor-load.js";
-import { projectConfigFindings } from "../doctor-verify.js";
-import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
+import { homeOf, isFile, notWritable } from "../hook-kit/doctor-files.js";
+import { loadProblem } from "../hook-kit/doctor-load.js";
+import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
+import { versionFinding } from "../hook-kit/doctor-version.js";
+import { detectVersion } from "../hook-kit/version.js";
 
 const HOST = "opencode";
 
@@ -81,30 +82,23 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
   const version = await detectVersion("opencode", ctx.env);
   if (version === null && plugins.length === 0) return [];
   const findings: DoctorFinding[] = [];
-  if (version === null) {
-    findings.push({
-      host: HOST,
-      check: "version",
-      ok: false,
-      message: "the plugin is installed, but no `opencode` on PATH answers `opencode --version`",
-      fix: "put OpenCode on PATH (npm install -g opencode-ai)",
-    });
-  } else if (compareVersions(version, versionOf(MIN_OPENCODE_VERSION)) < 0) {
-    findings.push({
-      host: HOST,
-      check: "version",
-      ok: false,
-      message: `OpenCode ${formatVersion(version)} is older than ${MIN_OPENCODE_VERSION}, the oldest tested`,
-      fix: "opencode upgrade",
-    });
-  } else {
-    findings.push({
-      host: HOST,
-      check: "version",
-      ok: true,
-      message: `OpenCode ${formatVersion(version)} (needs ${MIN_OPENCODE_VERSION} or newer)`,
-    });
-  }
+  findings.push(
+    versionFinding(
+      {
+        host: HOST,
+        name: "OpenCode",
+        min: MIN_OPENCODE_VERSION,
+        minReason: "the oldest tested",
+        missing: {
+          message:
+            "the plugin is installed, but no `opencode` on PATH answers `opencode --version`",
+          fix: "put OpenCode on PATH (npm install -g opencode-ai)",
+        },
+        upgrade: "opencode upgrade",
+      },
+      version,
+    ),
+  );
   if (plugins.length === 0) {
     findings.push({
       host: HOST,

@@ -3,11 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  parseOpenCodeInstallArgs,
-  runOpenCodeInstallCommand,
-} from "../../cli/commands/install-opencode.js";
+import { installerOptions, runInstaller } from "../installer/run.js";
+import { installerRow } from "../installer/table.js";
 import { installOpenCode, OPENCODE_PLUGIN_FILE, uninstallOpenCode } from "./install.js";
+import { openCodeInstaller } from "./installer.js";
+
+const row = installerRow("opencode") as NonNullable<ReturnType<typeof installerRow>>;
+const parseOpenCodeInstallArgs = (argv: readonly string[], cwd: string) =>
+  installerOptions(row, openCodeInstaller, argv, cwd);
+const runOpenCodeInstallCommand = (
+  action: "install" | "uninstall",
+  argv: readonly string[],
+  io: Parameters<typeof runInstaller>[3],
+) => runInstaller(row, action, argv, io);
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -3,7 +3,7 @@ import { readFile, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeTextFile } from "../settings-file.js";
+import { writeTextFile } from "../hook-kit/settings-file.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
 
 /** Which OpenCode config folder: the project's `.opencode/` or the user's. */

@@ -2,10 +2,11 @@ import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, readJson } from "../doctor-files.js";
-import { loadProblem } from "../doctor-load.js";
-import { projectConfigFindings } from "../doctor-verify.js";
-import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
+import { homeOf, isFile, readJson } from "../hook-kit/doctor-files.js";
+import { loadProblem } from "../hook-kit/doctor-load.js";
+import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
+import { versionFinding } from "../hook-kit/doctor-version.js";
+import { compareVersions, detectVersion, versionOf } from "../hook-kit/version.js";
 import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "./settings.js";
 
 const HOST = "pi";
@@ -146,31 +147,23 @@ export const piDoctor: DoctorCheck = async (ctx) => {
   const version = await detectVersion("pi", ctx.env);
   if (version === null && found.length === 0 && problems.length === 0) return [];
   const findings: DoctorFinding[] = [];
-  if (version === null) {
-    findings.push({
-      host: HOST,
-      check: "version",
-      ok: false,
-      message:
-        "the extension is installed, but no `pi` on PATH answers `pi --version` (pi 1.x needs Node 22)",
-      fix: "put pi on PATH (npm install -g @earendil-works/pi-coding-agent), on Node 22 for pi 1.x",
-    });
-  } else if (compareVersions(version, versionOf(MIN_PI_VERSION)) < 0) {
-    findings.push({
-      host: HOST,
-      check: "version",
-      ok: false,
-      message: `pi ${formatVersion(version)} is older than ${MIN_PI_VERSION}, the oldest supported`,
-      fix: "npm install -g @earendil-works/pi-coding-agent",
-    });
-  } else {
-    findings.push({
-      host: HOST,
-      check: "version",
-      ok: true,
-      message: `pi ${formatVersion(version)} (needs ${MIN_PI_VERSION} or newer)`,
-    });
-  }
+  findings.push(
+    versionFinding(
+      {
+        host: HOST,
+        name: "pi",
+        min: MIN_PI_VERSION,
+        minReason: "the oldest supported",
+        missing: {
+          message:
+            "the extension is installed, but no `pi` on PATH answers `pi --version` (pi 1.x needs Node 22)",
+          fix: "put pi on PATH (npm install -g @earendil-works/pi-coding-agent), on Node 22 for pi 1.x",
+        },
+        upgrade: "npm install -g @earendil-works/pi-coding-agent",
+      },
+      version,
+    ),
+  );
   findings.push(...problems);
   if (found.length === 0) {
     findings.push({

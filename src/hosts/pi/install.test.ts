@@ -10,8 +10,18 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parsePiInstallArgs } from "../../cli/commands/install-pi.js";
+import { installerOptions } from "../installer/run.js";
+import { installerRow } from "../installer/table.js";
 import { installPi, isOurPiEntry, piSettingsPath, uninstallPi } from "./install.js";
+import { piInstaller } from "./installer.js";
+
+const parsePiInstallArgs = (argv: readonly string[], cwd: string) =>
+  installerOptions(
+    installerRow("pi") as NonNullable<ReturnType<typeof installerRow>>,
+    piInstaller,
+    argv,
+    cwd,
+  );
 
 const made: string[] = [];
 function temp(prefix: string): string {

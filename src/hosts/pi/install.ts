@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { quoteInput } from "../../core/quote.js";
-import { readJsonFile, writeJsonFile } from "../settings-file.js";
+import { readJsonFile, writeJsonFile } from "../hook-kit/settings-file.js";
 import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "./settings.js";
 
-export { isOurPiEntry, piAgentDir } from "../../hosts/pi/settings.js";
+export { isOurPiEntry, piAgentDir } from "./settings.js";
 
 /** Which pi settings file: the project's `.pi/settings.json` or the user's. */
 export type PiInstallTarget = "project" | "user";

@@ -6,11 +6,11 @@
 
 import pg from "pg";
 import { decide } from "../../core/engine/decide.js";
+import { decisionLogEntry } from "../../core/engine/log-entry.js";
 import { resolveLimits, resolvePreset } from "../../core/engine/presets.js";
 import { onRealUserTurn, onTurnOutcome } from "../../core/engine/transitions.js";
 import { summarize } from "../../core/todo/summary.js";
 import type { Limits, Scope } from "../../core/types.js";
-import { decisionLogEntry } from "../../runtime/runtime.js";
 import {
   benchScope,
   type ParentMessage,

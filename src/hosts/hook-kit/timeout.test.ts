@@ -2,20 +2,20 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { claudeCodeDoctor } from "./claude-code/doctor.js";
-import { installClaudeCode } from "./claude-code/install.js";
-import { createCodexDoctor } from "./codex/doctor.js";
-import { installCodex } from "./codex/install.js";
-import { geminiDoctor } from "./gemini/doctor.js";
-import { installGemini } from "./gemini/install.js";
+import { claudeCodeDoctor } from "../claude-code/doctor.js";
+import { installClaudeCode } from "../claude-code/install.js";
+import { createCodexDoctor } from "../codex/doctor.js";
+import { installCodex } from "../codex/install.js";
+import { geminiDoctor } from "../gemini/doctor.js";
+import { installGemini } from "../gemini/install.js";
+import { type VerifyFixture, verifyFixture } from "../test-support/verify-project.js";
 import {
   BASE_HOOK_TIMEOUT_MS,
   checkHostCanWait,
   HOST_HOOK_LIMITS,
   stopHookTimeoutMs,
   stopTimeoutCovers,
-} from "./hook-timeout.js";
-import { type VerifyFixture, verifyFixture } from "./test-support/verify-project.js";
+} from "./timeout.js";
 
 describe("the Stop hook timeout a check needs", () => {
   it("is the base timeout without a check, and covers a wait on another run plus its own run", () => {

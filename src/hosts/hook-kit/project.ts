@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { projectSettings } from "../config/project.js";
-import type { PartialPrice } from "../core/cost/price.js";
-import type { ContinuationMode, Limits, PresetName, SkipReason } from "../core/types.js";
-import { notifyLogPath } from "../notify/log.js";
-import { createNotifier, type Notifier } from "../notify/notifier.js";
-import type { IdleResult, VerifyOptions } from "../runtime/runtime.js";
-import { ignoreStoreFolder } from "../store/file/self-ignore.js";
-import { verifyProject } from "../verify/verify-project.js";
-import { watcherFolder } from "../verify/watcher-paths.js";
+import { projectSettings } from "../../config/project.js";
+import type { PartialPrice } from "../../core/cost/price.js";
+import type { ContinuationMode, Limits, PresetName, SkipReason } from "../../core/types.js";
+import { notifyLogPath } from "../../notify/log.js";
+import { createNotifier, type Notifier } from "../../notify/notifier.js";
+import type { VerifyOptions } from "../../runtime/runtime.js";
+import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
+import { verifyProject } from "../../verify/verify-project.js";
+import { watcherFolder } from "../../verify/watcher-paths.js";
 
 /**
  * What a hook process takes from the project's config file
@@ -152,15 +152,6 @@ export function mergedSettings(
     ...(project?.mode !== undefined ? { mode: project.mode } : {}),
     ...(project?.prices !== undefined ? { prices: project.prices } : {}),
   };
-}
-
-/** The hook's stderr line for a Stop's decision; advise mode says what it would have done. */
-export function describeIdle(result: IdleResult): string {
-  if (result.action === "skip") return `stop allowed (${result.reason})`;
-  const nudge = `nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}`;
-  if (result.advised === true) return `stop allowed (advise mode: would nudge, ${nudge})`;
-  const delivered = result.delivered ? "" : " but could not be delivered";
-  return `stop blocked with ${nudge}${delivered}`;
 }
 
 /** The reasons after which the check would have run: a trust notice is worth a line then. */

@@ -1,4 +1,4 @@
-import type { HookIo } from "./hook-process.js";
+import type { HookIo } from "./process.js";
 
 /** One host's hook: its arguments (after the host name) and io in, the exit code out. */
 export type HookRunner = (argv: readonly string[], io: HookIo) => Promise<number>;
@@ -10,9 +10,9 @@ export type HookRunner = (argv: readonly string[], io: HookIo) => Promise<number
  * read this table.
  */
 export const HOOK_RUNNERS: Readonly<Record<string, () => Promise<HookRunner>>> = {
-  "claude-code": async () => (await import("./claude-code/hook.js")).runClaudeCodeHook,
-  codex: async () => (await import("./codex/hook.js")).runCodexHook,
-  gemini: async () => (await import("./gemini/hook.js")).runGeminiHook,
+  "claude-code": async () => (await import("../claude-code/hook.js")).runClaudeCodeHook,
+  codex: async () => (await import("../codex/hook.js")).runCodexHook,
+  gemini: async () => (await import("../gemini/hook.js")).runGeminiHook,
 };
 
 /** The runner for `host`, or null when no host of that name has hooks. */

@@ -1,10 +1,5 @@
-import {
-  type CodexInstallOptions,
-  installCodex,
-  uninstallCodex,
-} from "../../hosts/codex/install.js";
-import type { CliIo } from "../io.js";
-import { parseProjectOrUserInstallArgs, runInstaller } from "./install-runner.js";
+import { commonInstaller } from "../installer/parse.js";
+import { type CodexInstallOptions, installCodex, uninstallCodex } from "./install.js";
 
 export const CODEX_INSTALL_USAGE = `Usage: todo-continuation install codex [--project | --user] [options]
        todo-continuation uninstall codex [--project | --user]
@@ -25,30 +20,9 @@ Options:
   --entry <path>        run this script instead of the package's hook entry
 `;
 
-/** Parses `install|uninstall codex` arguments; `argv` may start with `codex`. */
-export function parseCodexInstallArgs(
-  argv: readonly string[],
-  cwd: string,
-): CodexInstallOptions & { help: boolean } {
-  return parseProjectOrUserInstallArgs("codex", "config files", argv, cwd);
-}
-
-/** `install codex` / `uninstall codex` from a command line; resolves to the exit code. */
-export function runCodexInstallCommand(
-  action: "install" | "uninstall",
-  argv: readonly string[],
-  io: CliIo,
-): Promise<number> {
-  return runInstaller(
-    {
-      host: "codex",
-      usage: CODEX_INSTALL_USAGE,
-      parse: parseCodexInstallArgs,
-      install: installCodex,
-      uninstall: uninstallCodex,
-    },
-    action,
-    argv,
-    io,
-  );
-}
+/** `install codex` / `uninstall codex` (its row is in ../installer/table.ts). */
+export const codexInstaller = commonInstaller<CodexInstallOptions>(
+  CODEX_INSTALL_USAGE,
+  installCodex,
+  uninstallCodex,
+);

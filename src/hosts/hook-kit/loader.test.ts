@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
  * space and a `#`), run by a real `node`: the loader's fallbacks depend on
  * the errors Node itself throws, which a test runner's module loader does not.
  */
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "tc hook loader #"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -54,7 +54,7 @@ describe("the hook loader, in a folder whose name needs escaping", () => {
 
   it("a bundle that is there but broken is an error, never replaced by the unbundled hook", () => {
     const dir = copyPackage("broken");
-    writeFileSync(join(dir, "dist", "hook", "claude-code.js"), 'import "./gone.js";\n');
+    writeFileSync(join(dir, "dist", "hook", "claude-code.js"), 'import "../gone.js";\n');
     const run = hook(dir, ["claude-code"]);
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain("gone.js");

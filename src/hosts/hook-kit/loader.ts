@@ -1,12 +1,12 @@
 import { fileURLToPath } from "node:url";
-import type { runHookProcess } from "./hook-entry.js";
+import type { runHookProcess } from "./entry.js";
 
 /** Host names as they appear in bundle file names; anything else is never a file name. */
 const HOST_NAME = /^[a-z][a-z0-9-]*$/;
 
 function bundleOf(host: string | undefined): URL | null {
   return host !== undefined && HOST_NAME.test(host)
-    ? new URL(`../hook/${host}.js`, import.meta.url)
+    ? new URL(`../../hook/${host}.js`, import.meta.url)
     : null;
 }
 
@@ -36,5 +36,5 @@ export async function loadHookProcess(host: string | undefined): Promise<typeof 
       if (!isMissing(error, bundle)) throw error;
     }
   }
-  return (await import("./hook-entry.js")).runHookProcess;
+  return (await import("./entry.js")).runHookProcess;
 }

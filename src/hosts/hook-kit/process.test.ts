@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { hookDatabaseUrl, hookFailure, parseHookArgs, readHookInput } from "./hook-process.js";
-import { HOOK_RUNNERS, loadHookRunner } from "./hooks.js";
+import { hookDatabaseUrl, hookFailure, parseHookArgs, readHookInput } from "./process.js";
+import { HOOK_RUNNERS, loadHookRunner } from "./runners.js";
 
 describe("hook process plumbing", () => {
   it("reads all of stdin and refuses more than the limit", async () => {

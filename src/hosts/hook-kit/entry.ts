@@ -1,5 +1,5 @@
-import { processHookIo } from "./hook-process.js";
-import { loadHookRunner } from "./hooks.js";
+import { processHookIo } from "./process.js";
+import { loadHookRunner } from "./runners.js";
 
 /**
  * Runs `hook <host> [args]` in this process, from the separate modules. The

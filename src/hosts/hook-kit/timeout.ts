@@ -1,5 +1,5 @@
-import { effectiveConfig } from "../config/effective.js";
-import { findProjectConfig } from "../config/load.js";
+import { effectiveConfig } from "../../config/effective.js";
+import { findProjectConfig } from "../../config/load.js";
 
 /**
  * How long a hook host waits for our Stop hook, and how long that hook may

@@ -1,10 +1,10 @@
 import { existsSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ContinuationMode, Store } from "../core/types.js";
-import { createFileStore } from "../store/file/file-store.js";
-import { ignoreStoreFolder } from "../store/file/self-ignore.js";
-import { DATABASE_URL_ENV } from "../store/postgres/options.js";
+import type { ContinuationMode, Store } from "../../core/types.js";
+import { createFileStore } from "../../store/file/file-store.js";
+import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
+import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
 
 /**
  * The plumbing every hook process shares (Claude Code's, and any other host
@@ -227,7 +227,7 @@ export function hookDatabaseUrl(options: HookStoreOptions): string | null {
 export async function openHookStore(options: HookStoreOptions): Promise<Store> {
   const url = hookDatabaseUrl(options);
   if (url !== null) {
-    const { createPostgresStore } = await import("../store/postgres/index.js");
+    const { createPostgresStore } = await import("../../store/postgres/index.js");
     return createPostgresStore({
       connectionString: url,
       ...(options.schema !== undefined ? { schema: options.schema } : {}),

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { readTranscriptTail } from "../claude-code/transcript.js";
+import { readSessionMessages } from "../gemini/usage.js";
 import { readRegularFile } from "./bounded-read.js";
-import { readTranscriptTail } from "./claude-code/transcript.js";
-import { readSessionMessages } from "./gemini/usage.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bounded-read-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

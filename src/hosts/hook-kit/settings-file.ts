@@ -1,6 +1,6 @@
 import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { replaceFileDurably } from "../store/file/atomic.js";
+import { replaceFileDurably } from "../../store/file/atomic.js";
 
 /**
  * A JSON settings file as the installers edit it: written through a symlink

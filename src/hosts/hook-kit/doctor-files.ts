@@ -1,7 +1,5 @@
 import { execFile } from "node:child_process";
-import { access, constants, readFile, stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { access, constants, readFile } from "node:fs/promises";
 
 /** Small file and process probes the host checks share; none of them throws. */
 
@@ -37,11 +35,6 @@ export async function isFile(path: string): Promise<boolean> {
   }
 }
 
-/** The home folder the context names. */
-export function homeOf(env: Record<string, string | undefined>, home: string): string {
-  return home.trim() !== "" ? home : env.HOME?.trim() ? (env.HOME as string) : homedir();
-}
-
 export interface ProbeResult {
   ok: boolean;
   output: string;
@@ -65,28 +58,4 @@ export function probe(
   });
 }
 
-/**
- * Whether a folder can be written, without creating anything: the folder if
- * it exists, else the nearest existing folder above it (where it would be
- * created). Returns null when writable, else the reason.
- */
-export async function notWritable(dir: string): Promise<string | null> {
-  let current = resolve(dir);
-  for (;;) {
-    try {
-      const info = await stat(current);
-      if (!info.isDirectory()) return `${current} is not a folder`;
-      await access(current, constants.W_OK | constants.X_OK);
-      return null;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") {
-        const parent = dirname(current);
-        if (parent === current) return `no folder above ${dir} exists`;
-        current = parent;
-        continue;
-      }
-      return `${current} is not writable (${code ?? (error as Error).message})`;
-    }
-  }
-}
+export { homeOf, notWritable } from "../../store/file/probes.js";

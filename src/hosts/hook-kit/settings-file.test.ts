@@ -3,8 +3,8 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { CONFIG_FILE, findProjectConfig } from "../config/load.js";
-import { trust, trustFilePath } from "../config/trust.js";
+import { CONFIG_FILE, findProjectConfig } from "../../config/load.js";
+import { trust, trustFilePath } from "../../config/trust.js";
 import { readJsonFile, writeJsonFile, writeTextFile } from "./settings-file.js";
 
 /**

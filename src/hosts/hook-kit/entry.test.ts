@@ -9,13 +9,13 @@ import {
   randomSchema,
   sql,
   TEST_DATABASE_URL,
-} from "../store/postgres/test-support/database.js";
-import { HOOK_RUNNERS } from "./hooks.js";
+} from "../../store/postgres/test-support/database.js";
+import { HOOK_RUNNERS } from "./runners.js";
 
 /** Built entries: run as the hosts run them, so `npm run build` must come first. */
-const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+const DIST = fileURLToPath(new URL("../../../dist/", import.meta.url));
 const BUNDLE = join(DIST, "hook");
-const TRACE = fileURLToPath(new URL("./test-support/trace-loads.mjs", import.meta.url));
+const TRACE = fileURLToPath(new URL("../test-support/trace-loads.mjs", import.meta.url));
 
 const made: string[] = [];
 afterAll(() => {
@@ -158,7 +158,7 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
       const loaded = filesLoaded(host, entry, [...args]);
       // The entry, the loader that finds the bundle, and the host's one-file bundle: nothing else.
       expect(loaded.map((file) => file.slice(DIST.length)).sort()).toEqual(
-        [entry, "hosts/hook-loader.js", `hook/${host}.js`].sort(),
+        [entry, "hosts/hook-kit/loader.js", `hook/${host}.js`].sort(),
       );
       for (const heavy of ["/zod/", "/pg/", "/@modelcontextprotocol/", "/postgres-"]) {
         expect(loaded.filter((file) => file.includes(heavy))).toEqual([]);

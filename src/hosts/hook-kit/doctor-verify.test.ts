@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE, findProjectConfig } from "../config/load.js";
-import { trust } from "../config/trust.js";
+import { CONFIG_FILE, findProjectConfig } from "../../config/load.js";
+import { trust } from "../../config/trust.js";
 import { projectConfigFindings, verifyFindings } from "./doctor-verify.js";
 
 let root: string;

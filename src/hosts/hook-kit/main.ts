@@ -1,0 +1,133 @@
+import type { PresetName, Store } from "../../core/types.js";
+import {
+  type HookArgs,
+  type HookIo,
+  type HookReply,
+  openHookStore,
+  parseHookArgs,
+  readHookInput,
+  writeHookReply,
+} from "./process.js";
+import { type HookProject, lazyHookProject } from "./project.js";
+
+/**
+ * The hook process every hook host runs: read the options and one event,
+ * answer what needs no store, open the store, hand the event to the host's
+ * handler, close the store, write the answer. Never fails closed: an error of
+ * its own allows the stop, is explained in one stderr line, and exits 0.
+ */
+
+/** What every host's handler is given besides the event. */
+export interface HookContext {
+  store: Store;
+  /** The project's config, read on first ask (once per process). */
+  project: () => HookProject;
+  preset?: PresetName;
+  /** False with `--nudge-after-questions`: a question to the user then does not hold the nudge. */
+  waitOnQuestions: boolean;
+  env: Record<string, string | undefined>;
+  args: HookArgs;
+}
+
+/** Where an event's session works and keeps its store. */
+export interface HookPlace {
+  /** The session's working folder (the event's `cwd`, else the process's). */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** `--dir`, when given. */
+  dir: string | undefined;
+}
+
+/** A hook host as the hook process sees it: its protocol, and the code that is its own. */
+export interface HookMainSpec<E> {
+  /** The host's name in `hook <host>`. */
+  host: string;
+  /** `hook <host> --help`. */
+  usage: string;
+  /** The event from stdin's text; throws naming the bad field. */
+  parse: (text: string) => E;
+  /** The reply when the hook fails on its own (it allows the stop). */
+  failure: (error: unknown) => HookReply;
+  /**
+   * The reply to an event that needs no store, or null when it needs one.
+   * An empty reply (`{stdout: "", stderr: []}`) answers nothing.
+   */
+  storeless: (event: E, io: HookIo) => Promise<HookReply | null> | HookReply | null;
+  /** The event's working folder, when it names one. */
+  cwdOf: (event: E) => string | null;
+  /** The folder of the file store. */
+  storeRoot: (place: HookPlace) => string;
+  /** The project the session works on. */
+  projectDir: (place: HookPlace) => string;
+  /**
+   * Whether a store folder created inside a git work tree gets its own
+   * `.gitignore` (default: always; a host may keep it to its default folder).
+   */
+  ignoresStore?: (place: HookPlace) => boolean;
+  handle: (event: E, context: HookContext) => Promise<HookReply>;
+}
+
+/** Nothing to say: the host carries on. */
+export const NO_REPLY: HookReply = { stdout: "", stderr: [] };
+
+/** `todo-continuation hook <host>`: resolves to the exit code, which is always 0. */
+export async function runHookMain<E>(
+  spec: HookMainSpec<E>,
+  argv: readonly string[],
+  io: HookIo,
+): Promise<number> {
+  let args: HookArgs;
+  try {
+    args = parseHookArgs(spec.host, argv);
+  } catch (error) {
+    writeHookReply(io, spec.failure(error));
+    return 0;
+  }
+  if (args.help) {
+    io.stdout.write(spec.usage);
+    return 0;
+  }
+  let store: Store | null = null;
+  let reply: HookReply;
+  try {
+    const event = spec.parse(await readHookInput(io));
+    const early = await spec.storeless(event, io);
+    if (early !== null) {
+      writeHookReply(io, early);
+      return 0;
+    }
+    const place: HookPlace = { cwd: spec.cwdOf(event) ?? io.cwd, env: io.env, dir: args.dir };
+    const root = spec.storeRoot(place);
+    const project = spec.projectDir(place);
+    store = await openHookStore({
+      dir: args.dir,
+      databaseUrl: args.databaseUrl,
+      schema: args.schema,
+      env: io.env,
+      root,
+      ...((spec.ignoresStore?.(place) ?? true) ? { project } : {}),
+    });
+    reply = await spec.handle(event, {
+      store,
+      project: lazyHookProject({
+        cwd: place.cwd,
+        projectDir: project,
+        storeRoot: root,
+        host: spec.host,
+        env: io.env,
+        presetFlag: args.preset,
+        modeFlag: args.mode,
+      }),
+      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
+      waitOnQuestions: !args.nudgeAfterQuestions,
+      env: io.env,
+      args,
+    });
+  } catch (error) {
+    reply = spec.failure(error);
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+  writeHookReply(io, reply);
+  return 0;
+}
