@@ -10,11 +10,14 @@ import { describe, expect, it } from "vitest";
  */
 const FLOORS: Readonly<Record<string, number>> = {
   core: 0,
+  /** Helpers shared by tests of every floor (they import only Node). */
+  "test-support": 0,
   store: 1,
   verify: 1,
   config: 2,
   runtime: 2,
   ui: 3,
+  notify: 3,
   hosts: 4,
   demo: 4,
   sim: 4,

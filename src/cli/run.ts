@@ -1,3 +1,4 @@
+import { packageVersion } from "../config/package-version.js";
 import { parseCommandLine } from "./argv.js";
 import type { CommandSpec } from "./command.js";
 import { createContext } from "./context.js";
@@ -6,7 +7,6 @@ import { helpWidth } from "./format/wrap.js";
 import { formatCommandHelp, formatOverview, PROGRAM } from "./help.js";
 import type { CliIo } from "./io.js";
 import { COMMANDS } from "./registry.js";
-import { packageVersion } from "./version.js";
 
 /** `help [command]`: a command of its own so that `help show` works like `show --help`. */
 const helpCommand: CommandSpec = {

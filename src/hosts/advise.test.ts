@@ -7,8 +7,8 @@ import { MemoryStore } from "../store/memory/memory-store.js";
 import { runHook } from "./claude-code/handler.js";
 import { analyzeTranscript } from "./claude-code/transcript.js";
 import { latestModel } from "./codex/rollout.js";
-import { parseHookArgs } from "./hook-process.js";
-import type { HookProject } from "./hook-project.js";
+import { parseHookArgs } from "./hook-kit/process.js";
+import type { HookProject } from "./hook-kit/project.js";
 
 const SESSION = "5b1c39a0-8f43-4a55-9d2e-0c4e1a7c2b11";
 const scope = resolveScope({ kind: "session", host: "claude-code", sessionId: SESSION }) as Scope;

@@ -1,5 +1,5 @@
-import { packageVersion } from "../cli/version.js";
 import type { NotifySettings } from "../config/notify.js";
+import { packageVersion } from "../config/package-version.js";
 import type { Notification } from "../core/notify/events.js";
 import { describeScope } from "../core/scope/index.js";
 import type { Scope } from "../core/types.js";

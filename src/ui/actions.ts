@@ -1,6 +1,10 @@
-import { AllowanceError, describeAllowance, parseAllowance } from "../cli/allowance.js";
 import { NO_PHASE_LINE } from "../core/dialects/markdown/format.js";
 import { renderMarkdown } from "../core/dialects/markdown/index.js";
+import {
+  AllowanceError,
+  describeAllowance,
+  parseAllowance,
+} from "../core/engine/allowance-parse.js";
 import { explainSkip } from "../core/explain/reasons.js";
 import type { DecisionLogEntry, ScopeSnapshot, TodoList } from "../core/types.js";
 import { applyListEdit, clearList } from "../runtime/list-edit.js";

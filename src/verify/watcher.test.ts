@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, BUILT_DIST } from "../store/postgres/test-support/built.js";
+import { assertBuilt, BUILT_DIST } from "../test-support/built.js";
 import { cachePaths } from "./cache-record.js";
 import { makeRepo } from "./test-support/repo.js";
 import { alive, waitForWatcher, watcherProcesses } from "./test-support/watchers.js";

@@ -1,11 +1,11 @@
 import { dirname } from "node:path";
+import { packageVersion } from "../../config/package-version.js";
 import { projectSettings } from "../../config/project.js";
 import { NOTIFY_EVENTS, type NotifyEvent } from "../../core/notify/events.js";
 import { deliverPayload } from "../../notify/deliver.js";
 import { samplePayload } from "../../notify/payload.js";
 import type { CommandSpec } from "../command.js";
 import { CliError, UsageError } from "../errors.js";
-import { packageVersion } from "../version.js";
 
 export const notifyCommand: CommandSpec = {
   name: "notify",

@@ -1,6 +1,10 @@
 import { episodeLimits } from "../../core/engine/allowance.js";
+import {
+  AllowanceError,
+  describeAllowance,
+  parseAllowance,
+} from "../../core/engine/allowance-parse.js";
 import { limitCount } from "../../core/explain/numbers.js";
-import { AllowanceError, describeAllowance, parseAllowance } from "../allowance.js";
 import type { CommandSpec } from "../command.js";
 import { CliError, UsageError } from "../errors.js";
 

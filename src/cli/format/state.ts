@@ -1,6 +1,7 @@
 import { outcomeCost } from "../../core/cost/price.js";
 import { PRICES_AS_OF } from "../../core/cost/prices.js";
 import { episodeLimits } from "../../core/engine/allowance.js";
+import { describeAllowance } from "../../core/engine/allowance-parse.js";
 import { isSafeOutcome } from "../../core/engine/decide.js";
 import { judgeStagnation } from "../../core/engine/stagnation.js";
 import {
@@ -23,7 +24,6 @@ import type {
   TodoSummary,
   TurnOutcome,
 } from "../../core/types.js";
-import { describeAllowance } from "../allowance.js";
 
 /**
  * The budget of the open episode as "used of limit" pairs. With the list's

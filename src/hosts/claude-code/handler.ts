@@ -8,7 +8,6 @@ import type {
 } from "../../core/types.js";
 import { ContinuationRuntime, type TurnEnd } from "../../runtime/runtime.js";
 import {
-  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,

@@ -3,7 +3,6 @@ import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
 import {
-  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,

@@ -2,7 +2,6 @@ import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import {
-  describeIdle,
   type HookProject,
   mergedSettings,
   noticeAfter,

@@ -1,7 +1,7 @@
 import { projectSettings } from "../../config/project.js";
+import { runningWatchers, watcherFolder } from "../../verify/watcher-paths.js";
 import type { DoctorContext, DoctorFinding } from "../doctor.js";
 import { type HookHost, projectCheck, stopTimeoutCovers } from "./timeout.js";
-import { runningWatchers, watcherFolder } from "../../verify/watcher-paths.js";
 
 /**
  * What `doctor` says of a hook host about the project's config in the

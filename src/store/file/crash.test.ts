@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
-import { assertBuilt, BUILT_DIST } from "../postgres/test-support/built.js";
+import { assertBuilt, BUILT_DIST } from "../../test-support/built.js";
 import { createFileStore } from "./file-store.js";
 import { scopePaths } from "./paths.js";
 

@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, BUILT_DIST } from "../../test-support/built.js";
 import type { benchPostgres as BenchPostgres } from "./bench.js";
-import { assertBuilt, BUILT_DIST } from "./test-support/built.js";
 import { randomSchema, sql, TEST_DATABASE_URL } from "./test-support/database.js";
 
 describe("benchPostgres", () => {

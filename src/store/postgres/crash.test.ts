@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { emptyState } from "../../core/engine/state.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { DecisionLogEntry } from "../../core/types.js";
+import { assertBuilt, BUILT_DIST } from "../../test-support/built.js";
 import { createPostgresStore } from "./postgres-store.js";
-import { assertBuilt, BUILT_DIST } from "./test-support/built.js";
 import { dropSchema, randomSchema, sql, TEST_DATABASE_URL } from "./test-support/database.js";
 
 /**

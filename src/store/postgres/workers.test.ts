@@ -2,8 +2,8 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveScope } from "../../core/scope/scope.js";
+import { assertBuilt, BUILT_DIST } from "../../test-support/built.js";
 import { createPostgresStore } from "./postgres-store.js";
-import { assertBuilt, BUILT_DIST } from "./test-support/built.js";
 import { dropSchema, randomSchema, TEST_DATABASE_URL } from "./test-support/database.js";
 
 const WORKERS = 8;

@@ -1,6 +1,6 @@
-import { noAllowance } from "../core/engine/allowance.js";
-import { formatCount, formatDuration, formatUsd, plural } from "../core/explain/numbers.js";
-import type { Allowance } from "../core/types.js";
+import { formatCount, formatDuration, formatUsd, plural } from "../explain/numbers.js";
+import type { Allowance } from "../types.js";
+import { noAllowance } from "./allowance.js";
 
 /** What `--add` takes, in the order the note lists them. */
 export const ADD_KEYS = ["nudges", "tokens", "time", "cost"] as const;

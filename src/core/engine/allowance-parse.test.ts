@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AllowanceError, describeAllowance, parseAllowance } from "./allowance.js";
+import { AllowanceError, describeAllowance, parseAllowance } from "./allowance-parse.js";
 
 describe("parseAllowance", () => {
   it("reads every budget with its units", () => {

@@ -7,8 +7,7 @@ import { fileURLToPath } from "node:url";
  * points at another build.
  */
 export const BUILT_DIST =
-  process.env.TODO_CONTINUATION_TEST_DIST ??
-  fileURLToPath(new URL("../../../../dist", import.meta.url));
+  process.env.TODO_CONTINUATION_TEST_DIST ?? fileURLToPath(new URL("../../dist", import.meta.url));
 
 export function assertBuilt(...paths: string[]): void {
   for (const path of paths) {
