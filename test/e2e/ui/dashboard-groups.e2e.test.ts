@@ -110,7 +110,8 @@ describe("the dashboard for many agents in a real browser", () => {
       reason: "max-tokens",
     });
     await store.close();
-    // The cost columns: priced, partly priced, unpriced, and (the demo's) not tracked at all.
+    // The cost columns: priced, partly priced, unpriced, and (written before costs were kept) not
+    // tracked at all. The demo's turns name no model: their cost is unknown, never free.
     // Kept going (not stopped): the one whose nearest limit is projected.
     await withEpisode("pricey", "priced", { costUsd: 1.5, model: "claude-sonnet-4" }, false);
     await withEpisode("pricey", "partial", {
@@ -119,6 +120,7 @@ describe("the dashboard for many agents in a real browser", () => {
       model: "gpt-5-codex",
     });
     await withEpisode("pricey", "unpriced", { unpricedTurns: 2, model: "local-llm" });
+    await withEpisode("pricey", "untracked", {}, false);
     ui = await startUi(dir);
     browser = await launchChromium();
   });
@@ -188,7 +190,8 @@ describe("the dashboard for many agents in a real browser", () => {
     expect(await cost("pricey session priced")).toBe("$1.50");
     expect(await cost("pricey session partial")).toBe("≥ $0.40");
     expect(await cost("pricey session unpriced")).toBe("unknown");
-    expect(await cost("demo session finisher")).toBe("—");
+    expect(await cost("demo session finisher")).toBe("unknown");
+    expect(await cost("pricey session untracked")).toBe("—");
     expect(await row(page, "pricey session priced").locator(".model").textContent()).toBe(
       "claude-sonnet-4",
     );
