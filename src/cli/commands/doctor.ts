@@ -23,6 +23,7 @@ export const DOCTOR_CHECKS: readonly DoctorEntry[] = [
     host: "opencode",
     load: async () => (await import("../../hosts/opencode/doctor.js")).openCodeDoctor,
   },
+  { host: "kilo", load: async () => (await import("../../hosts/opencode/doctor.js")).kiloDoctor },
   { host: "pi", load: async () => (await import("../../hosts/pi/doctor.js")).piDoctor },
   { load: async () => (await import("../../store/doctor.js")).storeDoctor },
 ];

@@ -17,6 +17,8 @@ const INSTALLERS: Record<
     (await import("./install-codex.js")).runCodexInstallCommand(action, argv, io),
   gemini: async (action, argv, io) =>
     (await import("./install-gemini.js")).runGeminiInstallCommand(action, argv, io),
+  kilo: async (action, argv, io) =>
+    (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io, "kilo"),
   opencode: async (action, argv, io) =>
     (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
   pi: async (action, argv, io) =>
@@ -56,8 +58,9 @@ function installCommand(action: Action): CommandSpec {
         );
       }
       const forwarded = action === "install" ? forwardGlobals(ctx.global, ["preset"]) : [];
-      // OpenCode's plugin is told where the store is; a global --dir means that store.
-      if (action === "install" && host === "opencode" && ctx.global.dir !== undefined) {
+      // OpenCode's plugin (Kilo's too) is told where the store is; a global --dir means that store.
+      const plugin = host === "opencode" || host === "kilo";
+      if (action === "install" && plugin && ctx.global.dir !== undefined) {
         forwarded.push("--store-dir", ctx.global.dir);
       }
       return installer(action, [host as string, ...rest, ...forwarded], ctx.io);

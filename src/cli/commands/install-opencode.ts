@@ -7,18 +7,25 @@ import {
   uninstallOpenCode,
 } from "../../hosts/opencode/install.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "../../hosts/opencode/options.js";
+import {
+  PLUGIN_HOSTS,
+  type PluginHost,
+  type PluginHostName,
+} from "../../hosts/opencode/plugin-hosts.js";
 import type { CliIo } from "../io.js";
 import { runInstaller } from "./install-runner.js";
 
-export const OPENCODE_INSTALL_USAGE = `Usage: todo-continuation install opencode [--project | --user] [options]
-       todo-continuation uninstall opencode [--project | --user]
+/** The usage text of `install <host>` for OpenCode or Kilo, which take the same plugin. */
+export function pluginInstallUsage(host: PluginHost): string {
+  return `Usage: todo-continuation install ${host.name} [--project | --user] [options]
+       todo-continuation uninstall ${host.name} [--project | --user]
 
-Writes a small plugin file into OpenCode's plugin folder that loads this
-package's plugin (nothing is downloaded), or removes only that file.
+Writes a small plugin file into ${host.title}'s plugin folder that loads this
+package's OpenCode plugin (nothing is downloaded), or removes only that file.
 
 Targets:
-  --project             <project>/.opencode/plugins/ (default)
-  --user                $XDG_CONFIG_HOME/opencode/plugins/ (default ~/.config/opencode/plugins/)
+  --project             <project>/${host.projectFolder}/plugins/ (default)
+  --user                $XDG_CONFIG_HOME/${host.userFolder}/plugins/ (default ~/.config/${host.userFolder}/plugins/)
 Options:
   --project-dir <path>  the project (default: the current folder)
   --preset <name>       default, typeclaw, parley, omo or pi (default: default)
@@ -26,13 +33,17 @@ Options:
   --store-dir <path>    where lists and state live (default: $TODO_CONTINUATION_DIR,
                         else $XDG_STATE_HOME/todo-continuation)
 `;
+}
 
-/** Parses `install|uninstall opencode` arguments; `argv` may start with `opencode`. */
+export const OPENCODE_INSTALL_USAGE = pluginInstallUsage(PLUGIN_HOSTS.opencode);
+
+/** Parses `install|uninstall opencode` (or `kilo`) arguments; `argv` may start with the host. */
 export function parseOpenCodeInstallArgs(
   argv: readonly string[],
   cwd: string,
+  host: PluginHostName = "opencode",
 ): OpenCodeInstallOptions & { help: boolean } {
-  const args = argv[0] === "opencode" ? argv.slice(1) : [...argv];
+  const args = argv[0] === host ? argv.slice(1) : [...argv];
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -69,6 +80,7 @@ export function parseOpenCodeInstallArgs(
   // Bad values are part of a bad command line: refused here, before anything runs.
   parseOpenCodeOptions(pluginOptions);
   return {
+    host,
     target: values.user ? "user" : "project",
     projectDir: resolve(cwd, values["project-dir"] ?? "."),
     pluginOptions,
@@ -76,17 +88,18 @@ export function parseOpenCodeInstallArgs(
   };
 }
 
-/** `install opencode` / `uninstall opencode` from a command line; resolves to the exit code. */
+/** `install opencode` / `uninstall opencode` (or `kilo`) from a command line; resolves to the exit code. */
 export function runOpenCodeInstallCommand(
   action: "install" | "uninstall",
   argv: readonly string[],
   io: CliIo,
+  host: PluginHostName = "opencode",
 ): Promise<number> {
   return runInstaller(
     {
-      host: "opencode",
-      usage: OPENCODE_INSTALL_USAGE,
-      parse: parseOpenCodeInstallArgs,
+      host,
+      usage: pluginInstallUsage(PLUGIN_HOSTS[host]),
+      parse: (args, cwd) => parseOpenCodeInstallArgs(args, cwd, host),
       install: installOpenCode,
       uninstall: uninstallOpenCode,
     },

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveStoreRoot } from "../../store/root.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
@@ -7,14 +7,11 @@ import { homeOf, isFile, notWritable } from "../doctor-files.js";
 import { loadProblem } from "../doctor-load.js";
 import { projectConfigFindings } from "../doctor-verify.js";
 import { compareVersions, detectVersion, formatVersion, versionOf } from "../version.js";
-
-const HOST = "opencode";
+import { openCodeConfigDir } from "./install.js";
+import { PLUGIN_HOSTS, type PluginHost, pluginMarker } from "./plugin-hosts.js";
 
 /** The OpenCode release the plugin is tested with; older ones are reported. */
-export const MIN_OPENCODE_VERSION = "1.18.33";
-
-/** The first line of every plugin file `install opencode` writes. */
-const MARKER = "// todo-continuation: OpenCode plugin";
+export const MIN_OPENCODE_VERSION = PLUGIN_HOSTS.opencode.minVersion;
 
 interface PluginFile {
   target: "project" | "user";
@@ -22,25 +19,15 @@ interface PluginFile {
   text: string;
 }
 
-function configDirs(ctx: DoctorContext): { target: "project" | "user"; dir: string }[] {
-  const xdg = ctx.env.XDG_CONFIG_HOME;
-  const user = join(
-    xdg && isAbsolute(xdg) ? xdg : join(homeOf(ctx.env, ctx.home), ".config"),
-    "opencode",
-  );
-  return [
-    { target: "project", dir: join(ctx.cwd, ".opencode") },
-    { target: "user", dir: user },
-  ];
-}
-
-async function pluginFiles(ctx: DoctorContext): Promise<PluginFile[]> {
+async function pluginFiles(ctx: DoctorContext, host: PluginHost): Promise<PluginFile[]> {
   const found: PluginFile[] = [];
-  for (const { target, dir } of configDirs(ctx)) {
+  const env = { ...ctx.env, HOME: homeOf(ctx.env, ctx.home) };
+  for (const target of ["project", "user"] as const) {
+    const dir = openCodeConfigDir(target, ctx.cwd, env, host);
     for (const folder of ["plugins", "plugin"]) {
       const path = join(dir, folder, "todo-continuation.js");
       const text = await readFile(path, "utf8").catch(() => null);
-      if (text?.startsWith(MARKER)) found.push({ target, path, text });
+      if (text?.startsWith(pluginMarker(host))) found.push({ target, path, text });
     }
   }
   return found;
@@ -72,13 +59,21 @@ function storeDirOf(plugin: PluginFile): string | undefined {
 }
 
 /**
- * OpenCode: its version against the tested one, and for each plugin file
- * `install opencode` wrote: the module it imports present and loadable, and
- * its store writable.
+ * OpenCode (or Kilo): its version against the tested one, and for each plugin
+ * file `install <host>` wrote: the module it imports present and loadable,
+ * and its store writable.
  */
-export const openCodeDoctor: DoctorCheck = async (ctx) => {
-  const plugins = await pluginFiles(ctx);
-  const version = await detectVersion("opencode", ctx.env);
+export function pluginHostDoctor(host: PluginHost): DoctorCheck {
+  return (ctx) => checkPluginHost(host, ctx);
+}
+
+export const openCodeDoctor: DoctorCheck = pluginHostDoctor(PLUGIN_HOSTS.opencode);
+export const kiloDoctor: DoctorCheck = pluginHostDoctor(PLUGIN_HOSTS.kilo);
+
+async function checkPluginHost(host: PluginHost, ctx: DoctorContext): Promise<DoctorFinding[]> {
+  const HOST = host.name;
+  const plugins = await pluginFiles(ctx, host);
+  const version = await detectVersion(host.bin, ctx.env);
   if (version === null && plugins.length === 0) return [];
   const findings: DoctorFinding[] = [];
   if (version === null) {
@@ -86,23 +81,23 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
       host: HOST,
       check: "version",
       ok: false,
-      message: "the plugin is installed, but no `opencode` on PATH answers `opencode --version`",
-      fix: "put OpenCode on PATH (npm install -g opencode-ai)",
+      message: `the plugin is installed, but no \`${host.bin}\` on PATH answers \`${host.bin} --version\``,
+      fix: `put ${host.title} on PATH (${host.installHint})`,
     });
-  } else if (compareVersions(version, versionOf(MIN_OPENCODE_VERSION)) < 0) {
+  } else if (compareVersions(version, versionOf(host.minVersion)) < 0) {
     findings.push({
       host: HOST,
       check: "version",
       ok: false,
-      message: `OpenCode ${formatVersion(version)} is older than ${MIN_OPENCODE_VERSION}, the oldest tested`,
-      fix: "opencode upgrade",
+      message: `${host.title} ${formatVersion(version)} is older than ${host.minVersion}, the oldest tested`,
+      fix: `${host.bin} upgrade`,
     });
   } else {
     findings.push({
       host: HOST,
       check: "version",
       ok: true,
-      message: `OpenCode ${formatVersion(version)} (needs ${MIN_OPENCODE_VERSION} or newer)`,
+      message: `${host.title} ${formatVersion(version)} (needs ${host.minVersion} or newer)`,
     });
   }
   if (plugins.length === 0) {
@@ -110,13 +105,13 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
       host: HOST,
       check: "plugin",
       ok: true,
-      message: "no todo-continuation plugin installed (todo-continuation install opencode adds it)",
+      message: `no todo-continuation plugin installed (todo-continuation install ${HOST} adds it)`,
       notInstalled: true,
     });
     return findings;
   }
   for (const plugin of plugins) {
-    const fix = `todo-continuation install opencode --${plugin.target}`;
+    const fix = `todo-continuation install ${HOST} --${plugin.target}`;
     const file = await importedFile(plugin);
     if (file === null || !(await isFile(file))) {
       findings.push({
@@ -163,4 +158,4 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
   }
   findings.push(...projectConfigFindings(HOST, ctx, "the plugin never nudges"));
   return findings;
-};
+}
