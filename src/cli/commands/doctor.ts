@@ -16,6 +16,10 @@ export const DOCTOR_CHECKS: readonly DoctorEntry[] = [
   },
   { host: "codex", load: async () => (await import("../../hosts/codex/doctor.js")).codexDoctor },
   {
+    host: "copilot",
+    load: async () => (await import("../../hosts/copilot/doctor.js")).copilotDoctor,
+  },
+  {
     host: "gemini",
     load: async () => (await import("../../hosts/gemini/doctor.js")).geminiDoctor,
   },

@@ -15,6 +15,8 @@ const INSTALLERS: Record<
     (await import("./install-claude-code.js")).runInstallCommand(action, argv, io),
   codex: async (action, argv, io) =>
     (await import("./install-codex.js")).runCodexInstallCommand(action, argv, io),
+  copilot: async (action, argv, io) =>
+    (await import("./install-copilot.js")).runCopilotInstallCommand(action, argv, io),
   gemini: async (action, argv, io) =>
     (await import("./install-gemini.js")).runGeminiInstallCommand(action, argv, io),
   kilo: async (action, argv, io) =>
