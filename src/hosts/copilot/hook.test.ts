@@ -29,8 +29,16 @@ function world() {
     let stderr = "";
     const code = await runCopilotHook(["--event", event, "--dir", store], {
       stdin: Readable.from([JSON.stringify(payload)]),
-      stdout: { write: (t: string) => void (stdout += t) },
-      stderr: { write: (t: string) => void (stderr += t) },
+      stdout: {
+        write: (t: string) => {
+          stdout += t;
+        },
+      },
+      stderr: {
+        write: (t: string) => {
+          stderr += t;
+        },
+      },
       env: { PATH: process.env.PATH },
       cwd: root,
     });
