@@ -1,11 +1,13 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveScope } from "../../../src/core/scope/scope.js";
 import { installCopilot } from "../../../src/hosts/copilot/install.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
+import { scopePaths } from "../../../src/store/file/paths.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
   type ChatRequest,
@@ -32,10 +34,13 @@ function promptOf(request: ChatRequest): string | null {
 }
 
 /** Runs `copilot -p` to the end without blocking this process (the model server lives here). */
-function runCopilot(prompt: string): Promise<{ code: number | null; output: string }> {
+function runCopilot(
+  prompt: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; output: string }> {
   const bin = hostBin(ensureHost("@github/copilot", COPILOT_VERSION), "copilot");
   return new Promise((resolve) => {
-    const child = spawn(bin, ["-p", prompt, "--allow-all-tools"], {
+    const child = spawn(bin, ["-p", prompt, "--allow-all-tools", ...extra], {
       cwd: project,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
@@ -61,6 +66,17 @@ function runCopilot(prompt: string): Promise<{ code: number | null; output: stri
       resolve({ code, output });
     });
   });
+}
+
+/** The decisions of one session, as `skip:<reason>` or `inject`. */
+async function decisionsOf(sessionId: string): Promise<string[]> {
+  const store = createFileStore({ root: storeDir });
+  try {
+    const log = await store.readLog(resolveScope({ kind: "session", host: "copilot", sessionId })!);
+    return log.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
+  } finally {
+    await store.close();
+  }
 }
 
 /** The decisions of the only session the store holds for Copilot, as `skip:<reason>` or `inject`. */
@@ -159,5 +175,49 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
     expect(run.code, run.output).toBe(0);
     expect(await decisionsOfLastSession()).toEqual(["skip:no-incomplete-todos"]);
     expect(model.chatRequests({ scripted: true })).toHaveLength(2);
+  });
+
+  it("after the user redirects a resumed session, waits until the agent works its list again", async () => {
+    model.clearRequests();
+    const session = randomUUID();
+    model.script([
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('importer', 'Fixing the importer', 'pending')",
+      ),
+      textReply("Stopping here."),
+    ]);
+    expect((await runCopilot("Fix the importer.", ["--session-id", session])).code).toBe(0);
+    expect((await decisionsOf(session))[0]).toBe("inject");
+    model.clearRequests();
+    model.script([textReply("The context is broken in three places.")]);
+    const run = await runCopilot("Stop. Inspect the broken context first.", ["--resume", session]);
+    expect(run.code, run.output).toBe(0);
+    expect((await decisionsOf(session)).at(-1)).toBe("skip:list-unchanged-since-user");
+    expect(model.chatRequests({ scripted: true })).toHaveLength(1);
+  });
+
+  it("never blocks on a state it cannot read, and keeps the broken bytes", async () => {
+    model.clearRequests();
+    const session = randomUUID();
+    const scope = resolveScope({ kind: "session", host: "copilot", sessionId: session })!;
+    const statePath = scopePaths(join(storeDir, "todo"), scope).state;
+    const garbage = "{ broken while the model answered";
+    model.script([
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('port', 'Porting the importer', 'pending')",
+      ),
+      textReply("Stopping here."),
+      // The answer to the first nudge: the state breaks before it arrives.
+      { text: "Still working.", before: async () => writeFileSync(statePath, garbage) },
+    ]);
+    const run = await runCopilot("Port the importer.", ["--session-id", session]);
+    expect(run.code, run.output).toBe(0);
+    expect(await decisionsOf(session)).toEqual(["inject", "skip:state-unreadable"]);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(3);
+    const stateDir = join(statePath, "..");
+    const kept = readdirSync(stateDir).filter(
+      (name) => readFileSync(join(stateDir, name), "utf8") === garbage,
+    );
+    expect(kept).toHaveLength(1);
   });
 });
