@@ -13,6 +13,7 @@ import { build } from "rolldown";
 const HOSTS = {
   "claude-code": "runClaudeCodeHook",
   codex: "runCodexHook",
+  copilot: "runCopilotHook",
   gemini: "runGeminiHook",
 };
 

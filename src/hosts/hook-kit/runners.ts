@@ -12,6 +12,7 @@ export type HookRunner = (argv: readonly string[], io: HookIo) => Promise<number
 export const HOOK_RUNNERS: Readonly<Record<string, () => Promise<HookRunner>>> = {
   "claude-code": async () => (await import("../claude-code/hook.js")).runClaudeCodeHook,
   codex: async () => (await import("../codex/hook.js")).runCodexHook,
+  copilot: async () => (await import("../copilot/hook.js")).runCopilotHook,
   gemini: async () => (await import("../gemini/hook.js")).runGeminiHook,
 };
 

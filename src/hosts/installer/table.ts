@@ -29,6 +29,17 @@ export const INSTALLERS: readonly InstallerRow[] = [
     doctor: async () => (await import("../codex/doctor.js")).codexDoctor,
   },
   {
+    host: "copilot",
+    aliases: [],
+    flags: {
+      targets: ["project", "user"],
+      targetsName: "hooks folders",
+      options: ["project-dir", "preset", "entry"],
+    },
+    load: async () => (await import("../copilot/installer.js")).copilotInstaller,
+    doctor: async () => (await import("../copilot/doctor.js")).copilotDoctor,
+  },
+  {
     host: "gemini",
     aliases: [],
     flags: {
@@ -49,6 +60,17 @@ export const INSTALLERS: readonly InstallerRow[] = [
     },
     load: async () => (await import("../opencode/installer.js")).openCodeInstaller,
     doctor: async () => (await import("../opencode/doctor.js")).openCodeDoctor,
+  },
+  {
+    host: "kilo",
+    aliases: [],
+    flags: {
+      targets: ["project", "user"],
+      targetsName: "config folders",
+      options: ["project-dir", "preset", "countdown-ms", "store-dir"],
+    },
+    load: async () => (await import("../opencode/installer.js")).kiloInstaller,
+    doctor: async () => (await import("../opencode/doctor.js")).kiloDoctor,
   },
   {
     host: "pi",

@@ -1,0 +1,98 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { resolveScope } from "../../core/scope/scope.js";
+import type { PresetName, Scope, Store, Todo } from "../../core/types.js";
+import { ContinuationRuntime } from "../../runtime/runtime.js";
+import { blockDecision } from "../claude-code/handler.js";
+import type { HookReply } from "../hook-kit/process.js";
+import { type CopilotEvent, CopilotInputError } from "./payload.js";
+import { readCopilotTodos } from "./todos.js";
+
+/** The host name in scope keys: `session/copilot.<session id>`. */
+export const HOST = "copilot";
+
+/**
+ * Copilot ends a turn after 8 consecutive agentStop blocks (measured on
+ * 1.0.102); our budget stays below it, so ours is the one that ends an episode.
+ */
+export const COPILOT_BLOCK_CAP = 8;
+
+export interface CopilotHookOptions {
+  store: Store;
+  /** Where the hook notes the nudge it just sent (the store's folder). */
+  noteDir: string;
+  preset?: PresetName;
+  readTodos?: (transcriptPath: string) => Promise<Todo[]>;
+  now?: () => number;
+}
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+
+function scopeOf(sessionId: string): Scope {
+  const scope = resolveScope({ kind: "session", host: HOST, sessionId });
+  if (scope === null)
+    throw new CopilotInputError(`no scope for sessionId ${JSON.stringify(sessionId)}`);
+  return scope;
+}
+
+/**
+ * Copilot hands a block's reason back as a userPromptSubmitted: the hook notes
+ * the nudge's hash before answering, so that prompt is known as ours, not the
+ * user's (which would reset the budget on every nudge).
+ */
+function notePath(dir: string, sessionId: string): string {
+  return join(dir, "copilot-nudges", `${hash(sessionId)}.sha256`);
+}
+
+async function takeNote(dir: string, sessionId: string, prompt: string): Promise<boolean> {
+  const path = notePath(dir, sessionId);
+  const noted = await readFile(path, "utf8").catch(() => null);
+  if (noted === null) return false;
+  await rm(path, { force: true });
+  return noted === hash(prompt);
+}
+
+/** One Copilot hook event; errors propagate (the caller allows the stop). */
+export async function handleCopilotEvent(
+  event: CopilotEvent,
+  options: CopilotHookOptions,
+): Promise<HookReply> {
+  const scope = scopeOf(event.sessionId);
+  const runtime = new ContinuationRuntime({
+    store: options.store,
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+  });
+  if (event.kind === "userPromptSubmitted") {
+    const ours = await takeNote(options.noteDir, event.sessionId, event.prompt);
+    await runtime.turnStarted(scope, { real: !ours });
+    return { stdout: "", stderr: [] };
+  }
+  if (event.transcriptPath === null) {
+    return {
+      stdout: "",
+      stderr: ["todo-continuation: agentStop without transcriptPath; no nudge"],
+    };
+  }
+  const todos = await (options.readTodos ?? readCopilotTodos)(event.transcriptPath);
+  const stored = await options.store.read(scope);
+  // A session that never had a list leaves nothing behind.
+  if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
+  let stdout = "";
+  const result = await runtime.runIdle(scope, {
+    trigger: "stop-hook",
+    outcome: { stopReason: "stop" },
+    deliver: async (nudge) => {
+      const path = notePath(options.noteDir, event.sessionId);
+      await mkdir(join(path, ".."), { recursive: true });
+      await writeFile(path, hash(nudge.text));
+      stdout = blockDecision(nudge.text);
+    },
+  });
+  const said =
+    result.action === "skip"
+      ? `stop allowed (${result.reason})`
+      : `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}`;
+  return { stdout, stderr: [`todo-continuation: ${said}`] };
+}

@@ -1,0 +1,140 @@
+import { readFile, unlink } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { shellQuote } from "../hook-kit/command.js";
+import { writeTextFile } from "../hook-kit/settings-file.js";
+import { COPILOT_EVENTS } from "./payload.js";
+
+/**
+ * `install copilot` writes one hooks file of its own, `todo-continuation.json`,
+ * into Copilot's hooks folder: `<git root>/.github/hooks/` (the project) or
+ * `$COPILOT_HOME/hooks/` (default ~/.copilot/hooks/, every project). It never
+ * edits a file it did not write, so uninstall deletes that one file and every
+ * other byte stays as it was.
+ */
+
+export type CopilotTarget = "project" | "user";
+
+export interface CopilotInstallOptions {
+  target?: CopilotTarget;
+  projectDir?: string;
+  env?: Record<string, string | undefined>;
+  preset?: string;
+  /** Run this script instead of the package's CLI (absolute path). */
+  entry?: string;
+  nodePath?: string;
+  packageRoot?: string;
+  out?: (line: string) => void;
+}
+
+export interface CopilotInstallResult {
+  hooksPath: string;
+  changes: string[];
+}
+
+export const COPILOT_HOOKS_FILE = "todo-continuation.json";
+
+/** Copilot kills a hook after `timeoutSec`; the stop hook reads a small SQLite file. */
+const TIMEOUT_SEC = 30;
+
+export function copilotHooksDir(
+  target: CopilotTarget,
+  project: string,
+  env: Record<string, string | undefined>,
+): string {
+  if (target === "project") return join(project, ".github", "hooks");
+  const home = env.COPILOT_HOME;
+  if (home && isAbsolute(home)) return join(home, "hooks");
+  return join(env.HOME?.trim() ? env.HOME : homedir(), ".copilot", "hooks");
+}
+
+/** The hooks file: our command for each event we answer, with `--event` naming it. */
+export function copilotHooksContent(command: string): string {
+  const hooks = Object.fromEntries(
+    COPILOT_EVENTS.map((event) => [
+      event,
+      [{ type: "command", bash: `${command} --event ${event}`, timeoutSec: TIMEOUT_SEC }],
+    ]),
+  );
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+/** Whether a hooks file is one we wrote: every command is our hook's. */
+export function isOurHooksFile(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as { hooks?: Record<string, { bash?: unknown }[]> };
+    const entries = Object.values(parsed.hooks ?? {}).flat();
+    return (
+      entries.length > 0 &&
+      entries.every(
+        (e) =>
+          typeof e.bash === "string" &&
+          / hook copilot( --preset [\w-]+)? --event \w+$/.test(e.bash),
+      )
+    );
+  } catch {
+    return false;
+  }
+}
+
+function setup(options: CopilotInstallOptions) {
+  const env = options.env ?? process.env;
+  const project = resolve(options.projectDir ?? process.cwd());
+  const dir = copilotHooksDir(options.target ?? "project", project, env);
+  const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  return { path: join(dir, COPILOT_HOOKS_FILE), out };
+}
+
+const readIfPresent = (path: string) => readFile(path, "utf8").catch(() => null);
+
+export async function installCopilot(
+  options: CopilotInstallOptions = {},
+): Promise<CopilotInstallResult> {
+  if (
+    options.preset !== undefined &&
+    !(PRESET_NAMES as readonly string[]).includes(options.preset)
+  ) {
+    throw new Error(
+      `--preset must be one of ${PRESET_NAMES.join(", ")}, got ${JSON.stringify(options.preset)}`,
+    );
+  }
+  const { path, out } = setup(options);
+  const root = options.packageRoot ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+  const entry = options.entry ?? join(root, "dist", "cli", "main.js");
+  const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
+  const command = `${shellQuote(options.nodePath ?? process.execPath)} ${shellQuote(entry)} hook copilot${preset}`;
+  const content = copilotHooksContent(command);
+  const existing = await readIfPresent(path);
+  if (existing !== null && !isOurHooksFile(existing)) {
+    throw new Error(`${path} exists and was not written by todo-continuation; nothing was changed`);
+  }
+  if (existing === content) {
+    out(`Copilot hooks already installed at ${path}; nothing changed.`);
+    return { hooksPath: path, changes: [] };
+  }
+  await writeTextFile(path, content);
+  const change = `${existing === null ? "added" : "updated"} ${path}`;
+  out(change.charAt(0).toUpperCase() + change.slice(1));
+  out("Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).");
+  return { hooksPath: path, changes: [change] };
+}
+
+export async function uninstallCopilot(
+  options: CopilotInstallOptions = {},
+): Promise<CopilotInstallResult> {
+  const { path, out } = setup(options);
+  const existing = await readIfPresent(path);
+  if (existing === null) {
+    out(`No todo-continuation hooks at ${path}; nothing changed.`);
+    return { hooksPath: path, changes: [] };
+  }
+  if (!isOurHooksFile(existing)) {
+    out(`Left ${path} alone: todo-continuation did not write it.`);
+    return { hooksPath: path, changes: [] };
+  }
+  await unlink(path);
+  out(`Removed ${path}`);
+  return { hooksPath: path, changes: [`removed ${path}`] };
+}
