@@ -14,6 +14,7 @@ const HOSTS = {
   "claude-code": "runClaudeCodeHook",
   codex: "runCodexHook",
   gemini: "runGeminiHook",
+  qwen: "runQwenHook",
 };
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));

@@ -21,6 +21,8 @@ const INSTALLERS: Record<
     (await import("./install-opencode.js")).runOpenCodeInstallCommand(action, argv, io),
   pi: async (action, argv, io) =>
     (await import("./install-pi.js")).runPiInstallCommand(action, argv, io),
+  qwen: async (action, argv, io) =>
+    (await import("./install-qwen.js")).runQwenInstallCommand(action, argv, io),
 };
 
 function installCommand(action: Action): CommandSpec {

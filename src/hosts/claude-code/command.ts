@@ -38,6 +38,8 @@ export interface HookCommandInput {
   preset?: string;
   /** Whether the portable `$CLAUDE_PROJECT_DIR` form may be used (project settings). */
   portable: boolean;
+  /** The CLI arguments that name the host's hook. Default: {@link HOOK_ARGS}. */
+  args?: string;
 }
 
 export interface HookCommand {
@@ -67,7 +69,8 @@ function guarded(node: string, script: string, tail: string): string {
 }
 
 export function hookCommand(input: HookCommandInput): HookCommand {
-  const tail = input.preset === undefined ? HOOK_ARGS : `${HOOK_ARGS} --preset ${input.preset}`;
+  const args = input.args ?? HOOK_ARGS;
+  const tail = input.preset === undefined ? args : `${args} --preset ${input.preset}`;
   if (input.entry !== undefined) {
     return {
       command: guarded(shellQuote(input.nodePath), shellQuote(input.entry), tail),
@@ -108,9 +111,9 @@ function unquote(inner: string, projectDir: string): string {
 }
 
 /** True for a hook command this integration wrote (whatever path or preset it names). */
-export function isOurCommand(command: unknown): boolean {
+export function isOurCommand(command: unknown, hookArgs: string = HOOK_ARGS): boolean {
   if (typeof command !== "string") return false;
-  const args = command.indexOf(HOOK_ARGS);
+  const args = command.indexOf(hookArgs);
   if (args < 0) return false;
   const head = command.slice(0, args);
   return (

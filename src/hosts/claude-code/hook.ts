@@ -11,8 +11,8 @@ import {
   writeHookReply,
 } from "../hook-process.js";
 import { lazyHookProject } from "../hook-project.js";
-import { handleHookEvent } from "./handler.js";
-import { parseHookInput } from "./payload.js";
+import { type HookProtocol, handleHookEvent } from "./handler.js";
+import { type HookEvent, parseHookInput } from "./payload.js";
 import { hookStoreRoot, projectDir } from "./store-location.js";
 
 export const HOOK_USAGE = `Usage: todo-continuation hook claude-code [options] < event.json
@@ -32,32 +32,53 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
 
 const ALLOW = "allowing the stop";
 
+/** A host whose hook process is this one under other names (Qwen Code). */
+export interface HookProcessHost {
+  name: string;
+  usage: string;
+  /** The store folder inside the project. */
+  folder: string;
+  parse: (text: string) => HookEvent;
+  /** Read once per process: the host's cap may come from its environment. */
+  protocol: (env: Record<string, string | undefined>) => HookProtocol;
+}
+
 /**
  * One Claude Code hook event in, Claude Code's answer out. Resolves to the
  * exit code, which is always 0: the hook never fails closed on its own
  * errors. Both the `todo-continuation hook claude-code` command and the
- * stand-alone entry (`bin.js`) run this.
+ * stand-alone entry (`bin.js`) run this; `host` serves a host that speaks
+ * the same protocol under its own names.
  */
-export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Promise<number> {
+export async function runClaudeCodeHook(
+  argv: readonly string[],
+  io: HookIo,
+  host?: HookProcessHost,
+): Promise<number> {
   let args: HookArgs;
   try {
-    args = parseHookArgs(argv);
+    args = parseSharedHookArgs(host?.name ?? "claude-code", argv);
   } catch (error) {
     writeHookReply(io, hookFailure(error, ALLOW));
     return 0;
   }
   if (args.help) {
-    io.stdout.write(HOOK_USAGE);
+    io.stdout.write(host?.usage ?? HOOK_USAGE);
     return 0;
   }
   let store: Store | null = null;
   let reply: HookReply;
   try {
-    const event = parseHookInput(await readHookInput(io));
+    const event = (host?.parse ?? parseHookInput)(await readHookInput(io));
     // Nothing to do without opening the store: unknown events, subagents.
     if (event.kind === "other" || event.kind === "SubagentStop" || event.agentId !== null) return 0;
     const cwd = event.cwd ?? io.cwd;
-    const root = hookStoreRoot({ dir: args.dir, env: io.env, cwd });
+    const root = hookStoreRoot({
+      dir: args.dir,
+      env: io.env,
+      cwd,
+      ...(host ? { folder: host.folder } : {}),
+    });
     const project = projectDir(io.env, cwd);
     store = await openHookStore({
       dir: args.dir,
@@ -79,6 +100,7 @@ export async function runClaudeCodeHook(argv: readonly string[], io: HookIo): Pr
       ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
       env: io.env,
       waitOnQuestions: !args.nudgeAfterQuestions,
+      ...(host ? { protocol: host.protocol(io.env) } : {}),
     });
   } catch (error) {
     reply = hookFailure(error, ALLOW);

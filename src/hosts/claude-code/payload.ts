@@ -96,8 +96,14 @@ function optionalBoolean(raw: Record<string, unknown>, field: string): boolean {
   return value;
 }
 
-/** Parses the text a hook read from stdin. Throws a HookInputError naming the bad field. */
-export function parseHookInput(text: string): HookEvent {
+/**
+ * Parses the text a hook read from stdin. Throws a HookInputError naming the
+ * bad field. `adapt` renames another host's fields to Claude Code's first.
+ */
+export function parseHookInput(
+  text: string,
+  adapt?: (raw: Record<string, unknown>) => Record<string, unknown>,
+): HookEvent {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -108,7 +114,8 @@ export function parseHookInput(text: string): HookEvent {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new HookInputError(`hook input must be a JSON object, got ${describe(raw)}`);
   }
-  return parseHookObject(raw as Record<string, unknown>);
+  const object = raw as Record<string, unknown>;
+  return parseHookObject(adapt ? adapt(object) : object);
 }
 
 /** Parses an already-decoded hook input object. */

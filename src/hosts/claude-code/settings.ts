@@ -120,9 +120,16 @@ function handlerOf(command: string, timeout: number = HOOK_TIMEOUT_SECONDS): Jso
   return { type: "command", command, timeout };
 }
 
-function isOurHandler(handler: unknown): boolean {
-  return isObject(handler) && handler.type === "command" && isOurCommand(handler.command);
+/** Which handlers are ours: commands that run `hook <host>` (another host's args for its own settings). */
+export type OursTest = (handler: unknown) => boolean;
+
+/** The test for handlers running `hookArgs` (`hook claude-code` by default). */
+export function oursBy(hookArgs?: string): OursTest {
+  return (handler) =>
+    isObject(handler) && handler.type === "command" && isOurCommand(handler.command, hookArgs);
 }
+
+const isClaudeHandler = oursBy();
 
 /**
  * Adds our hooks, or brings them up to date. Per event: the first group with
@@ -137,6 +144,7 @@ export function mergeHooks(
   where = "settings",
   /** The Stop hook's timeout in seconds: longer when a project check runs in it. */
   stopTimeoutSeconds: number = HOOK_TIMEOUT_SECONDS,
+  isOurHandler: OursTest = isClaudeHandler,
 ): SettingsChange {
   const settings = structuredClone(checkSettings(raw, where));
   const hooks: Json = isObject(settings.hooks) ? settings.hooks : {};
@@ -154,7 +162,7 @@ export function mergeHooks(
   // Events an earlier version listened to and this one does not.
   const wanted = new Set(specs.map((s) => s.event));
   const stale = Object.fromEntries(Object.entries(hooks).filter(([event]) => !wanted.has(event)));
-  const cleaned = removeHooks({ hooks: stale }, where);
+  const cleaned = removeHooks({ hooks: stale }, where, isOurHandler);
   if (cleaned.changes.length > 0) {
     const left = (cleaned.settings.hooks ?? {}) as Json;
     for (const event of Object.keys(stale)) {
@@ -172,7 +180,11 @@ export function mergeHooks(
  * Removes every handler of ours, from any event, and only those. Groups left
  * empty go, events left empty go, and an emptied `hooks` object goes.
  */
-export function removeHooks(raw: unknown, where = "settings"): SettingsChange {
+export function removeHooks(
+  raw: unknown,
+  where = "settings",
+  isOurHandler: OursTest = isClaudeHandler,
+): SettingsChange {
   const settings = structuredClone(checkSettings(raw, where));
   if (!isObject(settings.hooks)) return { settings, changes: [] };
   const hooks = settings.hooks;
@@ -199,7 +211,10 @@ export function removeHooks(raw: unknown, where = "settings"): SettingsChange {
 }
 
 /** The timeout (seconds) of our Stop handler; null without one, or when it names none. */
-export function installedStopTimeout(raw: unknown): number | null {
+export function installedStopTimeout(
+  raw: unknown,
+  isOurHandler: OursTest = isClaudeHandler,
+): number | null {
   if (!isObject(raw) || !isObject(raw.hooks)) return null;
   const groups = raw.hooks.Stop;
   if (!Array.isArray(groups)) return null;
@@ -215,7 +230,10 @@ export function installedStopTimeout(raw: unknown): number | null {
 }
 
 /** The command our hooks run in these settings, or null when none is installed. */
-export function installedCommand(raw: unknown): string | null {
+export function installedCommand(
+  raw: unknown,
+  isOurHandler: OursTest = isClaudeHandler,
+): string | null {
   if (!isObject(raw) || !isObject(raw.hooks)) return null;
   for (const groups of Object.values(raw.hooks)) {
     if (!Array.isArray(groups)) continue;
