@@ -6,13 +6,19 @@ import { answersNudge, cli, qwenSuite, readSession, runQwen, todoWrite } from ".
 
 const suite = qwenSuite();
 
-/** A user's own settings, in a layout of their own (tabs, CRLF, no final newline), with a Stop hook. */
+/**
+ * A user's own settings, in a layout of their own (tabs, CRLF, no final
+ * newline), with a Stop hook. `$version` is there as Qwen Code itself writes
+ * it: 0.24.4 adds `"$version": 4` to a settings file without one at start,
+ * an edit of its own that uninstall would (rightly) keep.
+ */
 function userSettings(marker: string): string {
   const value = {
     model: { name: "scripted" },
     hooks: {
       Stop: [{ hooks: [{ type: "command", command: `echo stop >> ${JSON.stringify(marker)}` }] }],
     },
+    $version: 4,
   };
   return JSON.stringify(value, null, "\t").replace(/\n/g, "\r\n");
 }
@@ -53,8 +59,8 @@ describe("install qwen / uninstall qwen", () => {
     expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "no-incomplete-todos"]);
 
     const removed = cli(project, ["uninstall", "qwen", "--project-dir", project.dir]);
+    expect(readFileSync(settingsPath, "utf8"), removed).toBe(original);
     expect(removed).toContain("restored");
-    expect(readFileSync(settingsPath, "utf8")).toBe(original);
     expect(existsSync(gitignore) ? readFileSync(gitignore, "utf8") : "").not.toContain(
       "todo-continuation",
     );
