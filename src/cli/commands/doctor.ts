@@ -24,6 +24,7 @@ export const DOCTOR_CHECKS: readonly DoctorEntry[] = [
     load: async () => (await import("../../hosts/opencode/doctor.js")).openCodeDoctor,
   },
   { host: "pi", load: async () => (await import("../../hosts/pi/doctor.js")).piDoctor },
+  { host: "qwen", load: async () => (await import("../../hosts/qwen/doctor.js")).qwenDoctor },
   { load: async () => (await import("../../store/doctor.js")).storeDoctor },
 ];
 

@@ -1,0 +1,93 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import type { HookIo } from "../hook-process.js";
+import { runQwenHook } from "./hook.js";
+
+const project = mkdtempSync(join(tmpdir(), "tc-qwen-hook-"));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+async function hook(event: Record<string, unknown>, env: Record<string, string> = {}) {
+  let stdout = "";
+  let stderr = "";
+  const io: HookIo = {
+    stdout: {
+      write: (t: string) => {
+        stdout += t;
+      },
+    },
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+      },
+    },
+    stdin: Readable.from([
+      Buffer.from(JSON.stringify({ session_id: "s-1", cwd: project, ...event })),
+    ]),
+    env: { CLAUDE_PROJECT_DIR: project, ...env },
+    cwd: project,
+  };
+  const code = await runQwenHook(["hook", "qwen"], io);
+  return { code, stdout, stderr };
+}
+
+const stop = {
+  hook_event_name: "Stop",
+  stop_hook_active: false,
+  last_assistant_message: "Pausing.",
+};
+
+describe("hook qwen", () => {
+  it("keeps the todo_write list in .qwen/todo-continuation and nudges in Qwen's own tool", async () => {
+    await hook({ hook_event_name: "UserPromptSubmit", prompt: "go", submitted_prompt: "go" });
+    await hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "todo_write",
+      tool_input: { todos: [{ id: "1", content: "Write it", status: "in_progress" }] },
+      tool_response: { llmContent: "Todos have been modified successfully." },
+    });
+    const first = await hook(stop);
+    expect(first.code).toBe(0);
+    const reply = JSON.parse(first.stdout) as { decision: string; reason: string };
+    expect(reply.decision).toBe("block");
+    expect(reply.reason).toContain("call todo_write with the whole list");
+    expect(reply.reason).toContain("Automatic nudge 1 of 7");
+    expect(existsSync(join(project, ".qwen", "todo-continuation"))).toBe(true);
+    // The block's reason comes back as a UserPromptSubmit without submitted_prompt: not the user.
+    await hook({ hook_event_name: "UserPromptSubmit", prompt: reply.reason });
+    await hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "todo_write",
+      tool_input: { todos: [{ id: "1", content: "Write it", status: "completed" }] },
+    });
+    const done = await hook({ ...stop, stop_hook_active: true });
+    expect(done.stdout).toBe("");
+    expect(done.stderr).toContain("stop allowed (no-incomplete-todos)");
+  });
+
+  it("ignores a subagent's todo_write and answers bad input with a line on stderr and exit 0", async () => {
+    const sub = await hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "todo_write",
+      agent_id: "sub-1",
+      tool_input: { todos: [{ id: "1", content: "Sub", status: "pending" }] },
+    });
+    expect(sub).toEqual({ code: 0, stdout: "", stderr: "" });
+    let stderr = "";
+    const io: HookIo = {
+      stdout: { write: () => undefined },
+      stderr: {
+        write: (t: string) => {
+          stderr += t;
+        },
+      },
+      stdin: Readable.from([Buffer.from("{not json")]),
+      env: {},
+      cwd: project,
+    };
+    expect(await runQwenHook([], io)).toBe(0);
+    expect(stderr).toMatch(/hook failed, allowing the stop: hook input is not JSON/);
+  });
+});
