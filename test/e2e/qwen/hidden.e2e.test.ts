@@ -10,6 +10,7 @@ import {
   runInstalledHook,
   runQwen,
   STORE,
+  startQwen,
   todoWrite,
 } from "./harness.js";
 
@@ -48,6 +49,30 @@ describe("Qwen Code: the cases a continuation must get right", () => {
       "stagnation",
       "list-unchanged-since-user",
     ]);
+  });
+
+  it("a user interrupt (SIGINT in -p) runs no Stop, so nothing is nudged, then or after", async () => {
+    const model = await suite.serve([
+      todoWrite(["Index the files", "in_progress"], ["Report", "pending"]),
+      { text: "Working", stall: true },
+      textReply("Here is the status you asked for."),
+    ]);
+    const project = suite.project();
+    const run = startQwen(project, model, suite.trap(), { prompt: "Index" });
+    await model.waitForChatRequests(2, { timeoutMs: 120_000 });
+    process.kill(-(run.child.pid as number), "SIGINT");
+    const first = await run.done;
+    expect(first.code).not.toBe(0);
+    const id = /"session_id":"([^"]+)"/.exec(first.stdout)?.[1] as string;
+    expect((await readSession(project, id)).log).toEqual([]);
+    const second = await runQwen(project, model, suite.trap(), {
+      prompt: "What is the status?",
+      args: ["--resume", id],
+    });
+    expect(second.code, second.stderr).toBe(0);
+    expect(model.chatRequests().some(mentionsNudge)).toBe(false);
+    const { log } = await readSession(project, id);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["list-unchanged-since-user"]);
   });
 
   it("never nudges a subagent, and keeps its list off the parent's", async () => {
