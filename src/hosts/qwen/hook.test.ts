@@ -1,36 +1,18 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import type { HookIo } from "../hook-process.js";
+import { captureIo } from "../test-support/hook-io.js";
 import { runQwenHook } from "./hook.js";
 
 const project = mkdtempSync(join(tmpdir(), "tc-qwen-hook-"));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 async function hook(event: Record<string, unknown>, env: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const io: HookIo = {
-    stdout: {
-      write: (t: string) => {
-        stdout += t;
-      },
-    },
-    stderr: {
-      write: (t: string) => {
-        stderr += t;
-      },
-    },
-    stdin: Readable.from([
-      Buffer.from(JSON.stringify({ session_id: "s-1", cwd: project, ...event })),
-    ]),
-    env: { CLAUDE_PROJECT_DIR: project, ...env },
-    cwd: project,
-  };
+  const stdin = JSON.stringify({ session_id: "s-1", cwd: project, ...event });
+  const { io, out, err } = captureIo(stdin, { CLAUDE_PROJECT_DIR: project, ...env }, project);
   const code = await runQwenHook(["hook", "qwen"], io);
-  return { code, stdout, stderr };
+  return { code, stdout: out(), stderr: err() };
 }
 
 const stop = {
@@ -75,19 +57,8 @@ describe("hook qwen", () => {
       tool_input: { todos: [{ id: "1", content: "Sub", status: "pending" }] },
     });
     expect(sub).toEqual({ code: 0, stdout: "", stderr: "" });
-    let stderr = "";
-    const io: HookIo = {
-      stdout: { write: () => undefined },
-      stderr: {
-        write: (t: string) => {
-          stderr += t;
-        },
-      },
-      stdin: Readable.from([Buffer.from("{not json")]),
-      env: {},
-      cwd: project,
-    };
-    expect(await runQwenHook([], io)).toBe(0);
-    expect(stderr).toMatch(/hook failed, allowing the stop: hook input is not JSON/);
+    const bad = captureIo("{not json", {}, project);
+    expect(await runQwenHook([], bad.io)).toBe(0);
+    expect(bad.err()).toMatch(/hook failed, allowing the stop: hook input is not JSON/);
   });
 });

@@ -3,7 +3,12 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { hookCommand } from "../claude-code/command.js";
-import { checkPreset, packageRootOf } from "../claude-code/install.js";
+import {
+  type ClaudeCodeInstallOptions,
+  type ClaudeCodeInstallResult,
+  checkPreset,
+  packageRootOf,
+} from "../claude-code/install.js";
 import { mergeHooks, oursBy, removeHooks } from "../claude-code/settings.js";
 import { stopTimeoutForInstall } from "../hook-timeout.js";
 import { installWithLedger, uninstallWithLedger } from "../install-ledger.js";
@@ -13,23 +18,11 @@ import { QWEN, QWEN_EVENTS, QWEN_STORE_FOLDER, QWEN_TODO_WRITE } from "./protoco
 /** The project's `.qwen/settings.json`, or the user's (`$QWEN_HOME`, else `~/.qwen`). */
 export type QwenTarget = "project" | "user";
 
-export interface QwenInstallOptions {
+/** The Claude Code install's options, without its version (Qwen's hooks have no version gate). */
+export type QwenInstallOptions = Omit<ClaudeCodeInstallOptions, "target" | "claudeVersion"> & {
   target?: QwenTarget;
-  projectDir?: string;
-  env?: Record<string, string | undefined>;
-  preset?: string;
-  entry?: string;
-  nodePath?: string;
-  packageRoot?: string;
-  out?: (line: string) => void;
-}
-
-export interface QwenInstallResult {
-  settingsPath: string;
-  changes: string[];
-  command: string | null;
-  portable: boolean;
-}
+};
+export type QwenInstallResult = ClaudeCodeInstallResult;
 
 export const QWEN_HOOK_ARGS = `hook ${QWEN}`;
 /** Our handlers in a Qwen settings file: commands running `hook qwen`. */
@@ -53,11 +46,6 @@ export function qwenSettingsPath(
     : join(project, ".qwen", "settings.json");
 }
 
-/** Where install keeps each settings file's bytes from before, for a byte-exact uninstall. */
-export function qwenLedgerPath(env: Record<string, string | undefined>): string {
-  return join(qwenHome(env), "todo-continuation-installs.json");
-}
-
 function setup(options: QwenInstallOptions) {
   const env = options.env ?? process.env;
   const project = resolve(options.projectDir ?? process.cwd());
@@ -65,7 +53,9 @@ function setup(options: QwenInstallOptions) {
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const path = qwenSettingsPath(target, project, env);
   const store = join(project, QWEN_STORE_FOLDER);
-  return { env, project, target, out, path, store, owner: `settings:${resolve(path)}` };
+  // Each settings file's bytes from before install, for a byte-exact uninstall.
+  const ledger = join(qwenHome(env), "todo-continuation-installs.json");
+  return { env, project, target, out, path, store, ledger, owner: `settings:${resolve(path)}` };
 }
 
 function report(out: (line: string) => void, path: string, changes: string[], none: string) {
@@ -88,7 +78,7 @@ export function enablesTodoWrite(value: unknown): boolean {
  */
 export async function installQwen(options: QwenInstallOptions = {}): Promise<QwenInstallResult> {
   checkPreset(options.preset);
-  const { env, project, target, out, path, store, owner } = setup(options);
+  const { env, project, target, out, path, store, ledger, owner } = setup(options);
   const stop = stopTimeoutForInstall("qwen", project, env);
   const { command, portable } = hookCommand({
     projectDir: project,
@@ -107,9 +97,7 @@ export async function installQwen(options: QwenInstallOptions = {}): Promise<Qwe
   try {
     if (changes.length > 0) {
       const hadOurs = removeHooks(file.value, path, isQwenHandler).changes.length > 0;
-      await installWithLedger(qwenLedgerPath(env), [
-        { owner, file, value: merged.settings, hadOurs },
-      ]);
+      await installWithLedger(ledger, [{ owner, file, value: merged.settings, hadOurs }]);
     }
   } catch (error) {
     // All or nothing: the .gitignore line goes again when the settings cannot be written.
@@ -133,11 +121,11 @@ export async function installQwen(options: QwenInstallOptions = {}): Promise<Qwe
 
 /** Removes only our hooks (exact bytes back when the file is as install left it). */
 export async function uninstallQwen(options: QwenInstallOptions = {}): Promise<QwenInstallResult> {
-  const { env, project, target, out, path, store, owner } = setup(options);
+  const { project, target, out, path, store, ledger, owner } = setup(options);
   const file = await readJsonFile(path);
   const removed = removeHooks(file.value, path, isQwenHandler);
   const changes = [...removed.changes];
-  const [action] = await uninstallWithLedger(qwenLedgerPath(env), [
+  const [action] = await uninstallWithLedger(ledger, [
     { owner, file, value: removed.settings, changed: changes.length > 0 },
   ]);
   if (action === "removed") changes.push(`removed ${path}, which install had created`);

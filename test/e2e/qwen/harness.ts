@@ -143,22 +143,22 @@ export function startQwen(
     stdio: ["ignore", "pipe", "pipe"],
   });
   if (child.pid !== undefined) groups.add(child.pid);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    stdout += d.toString("utf8");
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString("utf8");
-  });
-  const timer = setTimeout(() => {
-    if (child.pid !== undefined) killGroup(child.pid);
-  }, options.timeoutMs ?? 180_000);
+  const out = { stdout: "", stderr: "" };
+  for (const name of ["stdout", "stderr"] as const) {
+    child[name]?.on("data", (d: Buffer) => {
+      out[name] += d.toString("utf8");
+    });
+  }
+  // A hung run is ended with its whole process group; the test then fails on what it saw.
+  const timer = setTimeout(
+    () => child.pid !== undefined && killGroup(child.pid),
+    options.timeoutMs ?? 180_000,
+  );
   const done = new Promise<RunResult>((resolve) => {
     child.on("close", (code) => {
       clearTimeout(timer);
-      const sessionId = /"session_id":"([^"]+)"/.exec(stdout)?.[1] ?? null;
-      resolve({ code, stdout, stderr, sessionId });
+      const sessionId = /"session_id":"([^"]+)"/.exec(out.stdout)?.[1] ?? null;
+      resolve({ code, ...out, sessionId });
     });
   });
   return { child, done };
@@ -253,41 +253,41 @@ export interface Suite {
 
 /** The host checked once, a trap for stray traffic (empty at the end), a server and project per test. */
 export function qwenSuite(): Suite {
-  let trap: Trap | null = null;
-  let server: OpenAiServer | null = null;
-  let project: Project | null = null;
+  const live: { trap?: Trap; server?: OpenAiServer; project?: Project } = {};
   beforeAll(async () => {
     qwenBin();
     node22Dir();
-    trap = await startTrap();
+    live.trap = await startTrap();
   });
   afterEach(async () => {
     for (const pid of groups) killGroup(pid);
     groups.clear();
-    await server?.close();
-    server = null;
-    project?.cleanup();
-    project = null;
+    await live.server?.close();
+    live.project?.cleanup();
+    delete live.server;
+    delete live.project;
   });
+  // Everything went to 127.0.0.1: the trap saw no connection in the whole file.
   afterAll(async () => {
-    if (trap === null) return;
-    const stray = [...trap.connections];
-    await trap.close();
-    expect(stray).toEqual([]);
+    const seen = [...(live.trap?.connections ?? [])];
+    await live.trap?.close();
+    expect(seen).toEqual([]);
   });
   return {
     serve: async (script) => {
-      server = await startOpenAiServer({ models: ["scripted"] });
+      const server = await startOpenAiServer({ models: ["scripted"] });
       server.script(script);
+      live.server = server;
       return server;
     },
     project: (options) => {
-      project = createProject(options);
+      const project = createProject(options);
+      live.project = project;
       return project;
     },
     trap: () => {
-      if (trap === null) throw new Error("the suite has not started");
-      return trap;
+      if (live.trap === undefined) throw new Error("the suite has not started");
+      return live.trap;
     },
   };
 }
