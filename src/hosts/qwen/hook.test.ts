@@ -8,10 +8,14 @@ import { runQwenHook } from "./hook.js";
 const project = mkdtempSync(join(tmpdir(), "tc-qwen-hook-"));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-async function hook(event: Record<string, unknown>, env: Record<string, string> = {}) {
+async function hook(
+  event: Record<string, unknown>,
+  env: Record<string, string> = {},
+  args: string[] = [],
+) {
   const stdin = JSON.stringify({ session_id: "s-1", cwd: project, ...event });
   const { io, out, err } = captureIo(stdin, { CLAUDE_PROJECT_DIR: project, ...env }, project);
-  const code = await runQwenHook(["hook", "qwen"], io);
+  const code = await runQwenHook(["hook", "qwen", ...args], io);
   return { code, stdout: out(), stderr: err() };
 }
 
@@ -47,6 +51,34 @@ describe("hook qwen", () => {
     const done = await hook({ ...stop, stop_hook_active: true });
     expect(done.stdout).toBe("");
     expect(done.stderr).toContain("stop allowed (no-incomplete-todos)");
+  });
+
+  it("sends at most one nudge fewer than Qwen's cap, and never more than the preset's own", async () => {
+    const nudgeOf = async (session: string, env: Record<string, string>, args: string[]) => {
+      const at = { session_id: session };
+      await hook(
+        { ...at, hook_event_name: "UserPromptSubmit", prompt: "go", submitted_prompt: "go" },
+        env,
+        args,
+      );
+      await hook(
+        {
+          ...at,
+          hook_event_name: "PostToolUse",
+          tool_name: "todo_write",
+          tool_input: { todos: [{ id: "1", content: "Run it", status: "pending" }] },
+        },
+        env,
+        args,
+      );
+      const reply = await hook({ ...at, ...stop }, env, args);
+      return /Automatic nudge 1 of (\d+)/.exec(reply.stdout)?.[1];
+    };
+    expect(await nudgeOf("cap-3", { QWEN_CODE_STOP_HOOK_BLOCK_CAP: "3" }, [])).toBe("2");
+    expect(await nudgeOf("typeclaw", {}, ["--preset", "typeclaw"])).toBe("3");
+    expect(
+      await nudgeOf("both", { QWEN_CODE_STOP_HOOK_BLOCK_CAP: "3" }, ["--preset", "typeclaw"]),
+    ).toBe("2");
   });
 
   it("ignores a subagent's todo_write and answers bad input with a line on stderr and exit 0", async () => {
