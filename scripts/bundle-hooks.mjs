@@ -15,6 +15,7 @@ const HOSTS = {
   codex: "runCodexHook",
   copilot: "runCopilotHook",
   gemini: "runGeminiHook",
+  qwen: "runQwenHook",
 };
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));

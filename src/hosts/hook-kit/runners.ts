@@ -14,6 +14,7 @@ export const HOOK_RUNNERS: Readonly<Record<string, () => Promise<HookRunner>>> =
   codex: async () => (await import("../codex/hook.js")).runCodexHook,
   copilot: async () => (await import("../copilot/hook.js")).runCopilotHook,
   gemini: async () => (await import("../gemini/hook.js")).runGeminiHook,
+  qwen: async () => (await import("../qwen/hook.js")).runQwenHook,
 };
 
 /** The runner for `host`, or null when no host of that name has hooks. */

@@ -83,6 +83,17 @@ export const INSTALLERS: readonly InstallerRow[] = [
     load: async () => (await import("../pi/installer.js")).piInstaller,
     doctor: async () => (await import("../pi/doctor.js")).piDoctor,
   },
+  {
+    host: "qwen",
+    aliases: [],
+    flags: {
+      targets: ["project", "user"],
+      targetsName: "settings files",
+      options: ["project-dir", "preset", "entry"],
+    },
+    load: async () => (await import("../qwen/installer.js")).qwenInstaller,
+    doctor: async () => (await import("../qwen/doctor.js")).qwenDoctor,
+  },
 ];
 
 /** The row for a name the user typed (the host's own or an alias), or undefined. */
