@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { homeOf, isFile } from "../hook-kit/doctor-files.js";
-import { compareVersions, detectVersion, formatVersion, versionOf } from "../hook-kit/version.js";
+import { versionFinding } from "../hook-kit/doctor-version.js";
+import { detectVersion } from "../hook-kit/version.js";
 import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile } from "./install.js";
 
 const HOST = "copilot";
@@ -21,6 +23,14 @@ function sqliteReader(env: Record<string, string | undefined>): string | null {
   }
 }
 
+/** The program and script a hooks file runs: `"<node>" "<entry>" hook copilot ...`, as install wrote it. */
+function commandFiles(text: string): string[] {
+  const hooks = (JSON.parse(text) as { hooks: Record<string, { bash: string }[]> }).hooks;
+  const bash = Object.values(hooks)[0]?.[0]?.bash ?? "";
+  const quoted = [...bash.matchAll(/"((?:[^"\\]|\\.)*)"/g)];
+  return quoted.slice(0, 2).map((m) => (m[1] as string).replace(/\\(.)/g, "$1"));
+}
+
 /**
  * Copilot CLI: its version, and for each hooks file `install copilot` wrote:
  * the program its command runs is there, and the todo list can be read.
@@ -29,38 +39,30 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
   const env = { ...ctx.env, HOME: homeOf(ctx.env, ctx.home) };
   const files: { target: "project" | "user"; path: string; text: string }[] = [];
   for (const target of ["project", "user"] as const) {
-    const path = `${copilotHooksDir(target, ctx.cwd, env)}/${COPILOT_HOOKS_FILE}`;
+    const path = join(copilotHooksDir(target, ctx.cwd, env), COPILOT_HOOKS_FILE);
     const text = await readFile(path, "utf8").catch(() => null);
     if (text !== null && isOurHooksFile(text)) files.push({ target, path, text });
   }
   const version = await detectVersion("copilot", ctx.env);
   if (version === null && files.length === 0) return [];
-  const findings: DoctorFinding[] = [];
-  const min = versionOf(MIN_COPILOT_VERSION);
-  findings.push(
-    version === null
-      ? {
-          host: HOST,
-          check: "version",
-          ok: false,
+  const say = (check: string, ok: boolean, message: string, fix: string) =>
+    findings.push({ host: HOST, check, ok, message, ...(ok ? {} : { fix }) });
+  const findings: DoctorFinding[] = [
+    versionFinding(
+      {
+        host: HOST,
+        name: "Copilot CLI",
+        min: MIN_COPILOT_VERSION,
+        minReason: "the oldest tested",
+        missing: {
           message: "the hooks are installed, but no `copilot` on PATH answers `copilot --version`",
           fix: "npm install -g @github/copilot",
-        }
-      : compareVersions(version, min) < 0
-        ? {
-            host: HOST,
-            check: "version",
-            ok: false,
-            message: `Copilot CLI ${formatVersion(version)} is older than ${MIN_COPILOT_VERSION}, the oldest tested`,
-            fix: "copilot update",
-          }
-        : {
-            host: HOST,
-            check: "version",
-            ok: true,
-            message: `Copilot CLI ${formatVersion(version)} (needs ${MIN_COPILOT_VERSION} or newer)`,
-          },
-  );
+        },
+        upgrade: "copilot update",
+      },
+      version,
+    ),
+  ];
   if (files.length === 0) {
     findings.push({
       host: HOST,
@@ -72,49 +74,28 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
     return findings;
   }
   for (const file of files) {
-    const fix = `todo-continuation install copilot --${file.target}`;
-    const hooks = (JSON.parse(file.text) as { hooks: Record<string, { bash: string }[]> }).hooks;
-    const bash = Object.values(hooks)[0]?.[0]?.bash ?? "";
-    // The command is `"<node>" "<entry>" hook copilot ...`, as install wrote it.
-    const quoted = [...bash.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) =>
-      (m[1] as string).replace(/\\(.)/g, "$1"),
-    );
+    const runs = commandFiles(file.text);
     const missing: string[] = [];
-    for (const path of quoted.slice(0, 2)) if (!(await isFile(path))) missing.push(path);
-    findings.push(
-      missing.length === 0
-        ? {
-            host: HOST,
-            check: "hooks",
-            ok: true,
-            message: `${file.path} runs ${quoted.slice(0, 2).join(" ")}`,
-          }
-        : {
-            host: HOST,
-            check: "hooks",
-            ok: false,
-            message: `${file.path} runs ${missing.join(", ")}, which is not there`,
-            fix,
-          },
+    for (const path of runs) if (!(await isFile(path))) missing.push(path);
+    const ok = missing.length === 0;
+    const message = ok
+      ? `runs ${runs.join(" ")}`
+      : `runs ${missing.join(", ")}, which is not there`;
+    say(
+      "hooks",
+      ok,
+      `${file.path} ${message}`,
+      `todo-continuation install copilot --${file.target}`,
     );
   }
   const reader = sqliteReader(ctx.env);
-  findings.push(
-    reader === null
-      ? {
-          host: HOST,
-          check: "todos",
-          ok: false,
-          message:
-            "Copilot's todo list is a SQLite table, and this machine has neither Node 22.13+ (node:sqlite) nor the sqlite3 program: nothing is ever nudged",
-          fix: "use Node 22.13 or newer, or install sqlite3",
-        }
-      : {
-          host: HOST,
-          check: "todos",
-          ok: true,
-          message: `Copilot's todos table is read with ${reader}`,
-        },
+  say(
+    "todos",
+    reader !== null,
+    reader !== null
+      ? `Copilot's todos table is read with ${reader}`
+      : "Copilot's todo list is a SQLite table, and this machine has neither Node 22.13+ (node:sqlite) nor the sqlite3 program: nothing is ever nudged",
+    "use Node 22.13 or newer, or install sqlite3",
   );
   return findings;
 };

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { resolveScope } from "../../core/scope/scope.js";
-import type { PresetName, Scope, Store, Todo } from "../../core/types.js";
+import { dirname, join } from "node:path";
+import type { PresetName, Store, Todo } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
-import { blockDecision } from "../claude-code/handler.js";
+import { NO_REPLY } from "../hook-kit/main.js";
 import type { HookReply } from "../hook-kit/process.js";
+import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { type CopilotEvent, CopilotInputError } from "./payload.js";
 import { readCopilotTodos } from "./todos.js";
 
@@ -29,21 +29,13 @@ export interface CopilotHookOptions {
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
-function scopeOf(sessionId: string): Scope {
-  const scope = resolveScope({ kind: "session", host: HOST, sessionId });
-  if (scope === null)
-    throw new CopilotInputError(`no scope for sessionId ${JSON.stringify(sessionId)}`);
-  return scope;
-}
-
 /**
  * Copilot hands a block's reason back as a userPromptSubmitted: the hook notes
  * the nudge's hash before answering, so that prompt is known as ours, not the
  * user's (which would reset the budget on every nudge).
  */
-function notePath(dir: string, sessionId: string): string {
-  return join(dir, "copilot-nudges", `${hash(sessionId)}.sha256`);
-}
+const notePath = (dir: string, sessionId: string) =>
+  join(dir, "copilot-nudges", `${hash(sessionId)}.sha256`);
 
 async function takeNote(dir: string, sessionId: string, prompt: string): Promise<boolean> {
   const path = notePath(dir, sessionId);
@@ -58,7 +50,7 @@ export async function handleCopilotEvent(
   event: CopilotEvent,
   options: CopilotHookOptions,
 ): Promise<HookReply> {
-  const scope = scopeOf(event.sessionId);
+  const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
   const runtime = new ContinuationRuntime({
     store: options.store,
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
@@ -67,7 +59,7 @@ export async function handleCopilotEvent(
   if (event.kind === "userPromptSubmitted") {
     const ours = await takeNote(options.noteDir, event.sessionId, event.prompt);
     await runtime.turnStarted(scope, { real: !ours });
-    return { stdout: "", stderr: [] };
+    return NO_REPLY;
   }
   if (event.transcriptPath === null) {
     return {
@@ -85,14 +77,10 @@ export async function handleCopilotEvent(
     outcome: { stopReason: "stop" },
     deliver: async (nudge) => {
       const path = notePath(options.noteDir, event.sessionId);
-      await mkdir(join(path, ".."), { recursive: true });
+      await mkdir(dirname(path), { recursive: true });
       await writeFile(path, hash(nudge.text));
       stdout = blockDecision(nudge.text);
     },
   });
-  const said =
-    result.action === "skip"
-      ? `stop allowed (${result.reason})`
-      : `stop blocked with nudge ${result.nudge.autoTurn} of episode ${result.nudge.episodeId}`;
-  return { stdout, stderr: [`todo-continuation: ${said}`] };
+  return { stdout, stderr: [`todo-continuation: ${describeIdle(result)}`] };
 }

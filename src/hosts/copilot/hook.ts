@@ -1,17 +1,13 @@
-import { parseArgs } from "node:util";
-import type { PresetName, Store } from "../../core/types.js";
 import { resolveStoreRoot } from "../../store/root.js";
-import {
-  type HookIo,
-  hookFailure,
-  hookOptionsUsage,
-  openHookStore,
-  parseHookArgs,
-  readHookInput,
-  writeHookReply,
-} from "../hook-kit/process.js";
+import { type HookMainSpec, runHookMain } from "../hook-kit/main.js";
+import { type HookIo, hookFailure, hookOptionsUsage, writeHookReply } from "../hook-kit/process.js";
 import { handleCopilotEvent } from "./handler.js";
-import { COPILOT_EVENTS, type CopilotEventName, parseCopilotInput } from "./payload.js";
+import {
+  COPILOT_EVENTS,
+  type CopilotEvent,
+  type CopilotEventName,
+  parseCopilotInput,
+} from "./payload.js";
 
 export const COPILOT_HOOK_USAGE = `Usage: todo-continuation hook copilot --event <agentStop|userPromptSubmitted> [options] < event.json
 
@@ -21,64 +17,51 @@ Always exits 0; errors allow the stop and are explained on stderr.
 
 ${hookOptionsUsage("$XDG_STATE_HOME/todo-continuation")}`;
 
-/** Splits off `--event`, which only this hook has; the rest are every hook's options. */
+const failure = (error: unknown) => hookFailure(error, "allowing the stop");
+
+/** Splits off `--event`, which only this hook has (Copilot's payloads name no event). */
 function eventOf(argv: readonly string[]): { event: CopilotEventName | null; rest: string[] } {
-  const { values, tokens } = parseArgs({
-    args: [...argv],
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-    options: { event: { type: "string" } },
-  });
-  const rest = [...argv];
-  for (const token of [...tokens].reverse()) {
-    if (token.kind === "option" && token.name === "event") {
-      rest.splice(token.index, token.inlineValue ? 1 : 2);
-    }
-  }
-  const event = values.event;
-  if (event === undefined || event === true) return { event: null, rest };
-  if (!(COPILOT_EVENTS as readonly string[]).includes(String(event))) {
+  const at = argv.findIndex((a) => a === "--event" || a.startsWith("--event="));
+  if (at < 0) return { event: null, rest: [...argv] };
+  const inline = (argv[at] as string).startsWith("--event=");
+  const event = inline ? (argv[at] as string).slice("--event=".length) : argv[at + 1];
+  if (!(COPILOT_EVENTS as readonly (string | undefined)[]).includes(event)) {
     throw new Error(
       `--event must be one of ${COPILOT_EVENTS.join(", ")}, got ${JSON.stringify(event)}`,
     );
   }
+  const rest = argv.filter((_, i) => i !== at && (inline || i !== at + 1));
   return { event: event as CopilotEventName, rest };
+}
+
+/** Copilot CLI's hook process for one event, described for the kit. */
+export function copilotHook(event: CopilotEventName): HookMainSpec<CopilotEvent> {
+  // The store's folder, once the kit has chosen it: the handler notes its nudges there.
+  let root = "";
+  return {
+    host: "copilot",
+    usage: COPILOT_HOOK_USAGE,
+    parse: (text) => parseCopilotInput(text, event),
+    failure,
+    storeless: () => null,
+    cwdOf: (e) => e.cwd,
+    storeRoot: ({ dir, env, cwd }) => {
+      root = resolveStoreRoot(dir, { env, cwd });
+      return root;
+    },
+    projectDir: ({ cwd }) => cwd,
+    handle: (e, context) => handleCopilotEvent(e, { ...context, noteDir: root }),
+  };
 }
 
 /** One Copilot hook event in, Copilot's answer out; always exit code 0. */
 export async function runCopilotHook(argv: readonly string[], io: HookIo): Promise<number> {
-  let store: Store | null = null;
   try {
     const { event, rest } = eventOf(argv);
-    const args = parseHookArgs("copilot", rest);
-    if (args.help || event === null) {
-      io.stdout.write(COPILOT_HOOK_USAGE);
-      return 0;
-    }
-    const parsed = parseCopilotInput(await readHookInput(io), event);
-    const cwd = parsed.cwd ?? io.cwd;
-    const root = resolveStoreRoot(args.dir, { env: io.env, cwd });
-    store = await openHookStore({
-      dir: args.dir,
-      databaseUrl: args.databaseUrl,
-      schema: args.schema,
-      env: io.env,
-      root,
-      project: cwd,
-    });
-    writeHookReply(
-      io,
-      await handleCopilotEvent(parsed, {
-        store,
-        noteDir: root,
-        ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
-      }),
-    );
+    if (event !== null) return await runHookMain(copilotHook(event), rest, io);
+    io.stdout.write(COPILOT_HOOK_USAGE);
   } catch (error) {
-    writeHookReply(io, hookFailure(error, "allowing the stop"));
-  } finally {
-    await store?.close().catch(() => undefined);
+    writeHookReply(io, failure(error));
   }
   return 0;
 }

@@ -56,7 +56,7 @@ describe("install copilot", () => {
     await expect(installCopilot(base)).rejects.toThrow(/was not written by todo-continuation/);
     expect((await uninstallCopilot(base)).changes).toEqual([]);
     expect(isOurHooksFile(readFileSync(path, "utf8"))).toBe(false);
-    await expect(installCopilot({ ...base, preset: "fast" })).rejects.toThrow(/--preset must be/);
+    await expect(installCopilot({ ...base, preset: "fast" })).rejects.toThrow(/--preset/);
   });
 
   it("installs for the user in $COPILOT_HOME/hooks, else ~/.copilot/hooks", async () => {

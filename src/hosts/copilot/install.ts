@@ -1,9 +1,8 @@
 import { readFile, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PRESET_NAMES } from "../../core/engine/presets.js";
-import { shellQuote } from "../hook-kit/command.js";
+import { isAbsolute, join, resolve } from "node:path";
+import { checkPreset, packageRootOf } from "../claude-code/install.js";
+import { hookScript } from "../hook-kit/command.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { COPILOT_EVENTS } from "./payload.js";
 
@@ -66,13 +65,9 @@ export function isOurHooksFile(text: string): boolean {
   try {
     const parsed = JSON.parse(text) as { hooks?: Record<string, { bash?: unknown }[]> };
     const entries = Object.values(parsed.hooks ?? {}).flat();
+    const ours = / hook copilot( --preset [\w-]+)? --event \w+$/;
     return (
-      entries.length > 0 &&
-      entries.every(
-        (e) =>
-          typeof e.bash === "string" &&
-          / hook copilot( --preset [\w-]+)? --event \w+$/.test(e.bash),
-      )
+      entries.length > 0 && entries.every((e) => typeof e.bash === "string" && ours.test(e.bash))
     );
   } catch {
     return false;
@@ -80,33 +75,32 @@ export function isOurHooksFile(text: string): boolean {
 }
 
 function setup(options: CopilotInstallOptions) {
-  const env = options.env ?? process.env;
   const project = resolve(options.projectDir ?? process.cwd());
-  const dir = copilotHooksDir(options.target ?? "project", project, env);
+  const dir = copilotHooksDir(options.target ?? "project", project, options.env ?? process.env);
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  return { path: join(dir, COPILOT_HOOKS_FILE), out };
+  const path = join(dir, COPILOT_HOOKS_FILE);
+  return { project, path, out, existing: readFile(path, "utf8").catch(() => null) };
 }
-
-const readIfPresent = (path: string) => readFile(path, "utf8").catch(() => null);
 
 export async function installCopilot(
   options: CopilotInstallOptions = {},
 ): Promise<CopilotInstallResult> {
-  if (
-    options.preset !== undefined &&
-    !(PRESET_NAMES as readonly string[]).includes(options.preset)
-  ) {
-    throw new Error(
-      `--preset must be one of ${PRESET_NAMES.join(", ")}, got ${JSON.stringify(options.preset)}`,
-    );
-  }
-  const { path, out } = setup(options);
-  const root = options.packageRoot ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-  const entry = options.entry ?? join(root, "dist", "cli", "main.js");
+  checkPreset(options.preset);
+  const { project, path, out, existing: reading } = setup(options);
+  const { node, script } = hookScript(
+    {
+      projectDir: project,
+      packageRoot: options.packageRoot ?? packageRootOf(),
+      nodePath: options.nodePath ?? process.execPath,
+      portable: false,
+      ...(options.entry !== undefined ? { entry: options.entry } : {}),
+    },
+    ["dist", "cli", "main.js"],
+    "",
+  );
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
-  const command = `${shellQuote(options.nodePath ?? process.execPath)} ${shellQuote(entry)} hook copilot${preset}`;
-  const content = copilotHooksContent(command);
-  const existing = await readIfPresent(path);
+  const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`);
+  const existing = await reading;
   if (existing !== null && !isOurHooksFile(existing)) {
     throw new Error(`${path} exists and was not written by todo-continuation; nothing was changed`);
   }
@@ -124,17 +118,11 @@ export async function installCopilot(
 export async function uninstallCopilot(
   options: CopilotInstallOptions = {},
 ): Promise<CopilotInstallResult> {
-  const { path, out } = setup(options);
-  const existing = await readIfPresent(path);
-  if (existing === null) {
-    out(`No todo-continuation hooks at ${path}; nothing changed.`);
-    return { hooksPath: path, changes: [] };
-  }
-  if (!isOurHooksFile(existing)) {
-    out(`Left ${path} alone: todo-continuation did not write it.`);
-    return { hooksPath: path, changes: [] };
-  }
-  await unlink(path);
-  out(`Removed ${path}`);
-  return { hooksPath: path, changes: [`removed ${path}`] };
+  const { path, out, existing: reading } = setup(options);
+  const existing = await reading;
+  const ours = existing !== null && isOurHooksFile(existing);
+  if (ours) await unlink(path);
+  if (existing === null) out(`No todo-continuation hooks at ${path}; nothing changed.`);
+  else out(ours ? `Removed ${path}` : `Left ${path} alone: todo-continuation did not write it.`);
+  return { hooksPath: path, changes: ours ? [`removed ${path}`] : [] };
 }

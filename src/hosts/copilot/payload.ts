@@ -1,3 +1,5 @@
+import { fieldReaders } from "../hook-kit/fields.js";
+
 /**
  * Copilot CLI's hook payloads, as measured on 1.0.102 (docs/copilot.md). They
  * carry no event name, so the installed command names it (`--event`), and the
@@ -22,52 +24,28 @@ export type CopilotEvent =
 
 export class CopilotInputError extends Error {}
 
-function optionalString(raw: Record<string, unknown>, key: string): string | null {
-  const value = raw[key];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") {
-    throw new CopilotInputError(`${key} must be a string, got ${typeof value}`);
-  }
-  return value;
-}
+const { optionalString, requiredString, requiredText, optionalBoolean, parseObject } =
+  fieldReaders(CopilotInputError);
 
 /** Parses one payload of `event` (stdin of the hook command). */
 export function parseCopilotInput(text: string, event: CopilotEventName): CopilotEvent {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new CopilotInputError(`the ${event} payload is not JSON: ${(error as Error).message}`);
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new CopilotInputError(`the ${event} payload must be a JSON object`);
-  }
-  const record = raw as Record<string, unknown>;
-  const sessionId = optionalString(record, "sessionId");
-  if (sessionId === null || sessionId === "") {
-    throw new CopilotInputError(`the ${event} payload has no sessionId`);
-  }
-  const cwd = optionalString(record, "cwd");
+  const raw = parseObject(text);
+  const sessionId = requiredString(raw, "sessionId");
+  const cwd = optionalString(raw, "cwd");
   if (event === "userPromptSubmitted") {
-    const prompt = optionalString(record, "prompt");
-    if (prompt === null)
-      throw new CopilotInputError("the userPromptSubmitted payload has no prompt");
-    return { kind: event, sessionId, cwd, prompt };
+    return { kind: event, sessionId, cwd, prompt: requiredText(raw, "prompt") };
   }
   // Subagents have their own stop event; an agent id here means this is not the main agent.
-  if (record.agentId !== undefined || record.agentName !== undefined) {
+  if (raw.agentId !== undefined || raw.agentName !== undefined) {
     throw new CopilotInputError("the agentStop payload names a subagent");
   }
-  const active = record.stop_hook_active ?? record.stopHookActive ?? false;
-  if (typeof active !== "boolean") {
-    throw new CopilotInputError(`stop_hook_active must be a boolean, got ${typeof active}`);
-  }
+  const active = raw.stop_hook_active === undefined ? "stopHookActive" : "stop_hook_active";
   return {
     kind: event,
     sessionId,
     cwd,
-    transcriptPath: optionalString(record, "transcriptPath"),
-    stopReason: optionalString(record, "stopReason"),
-    stopHookActive: active,
+    transcriptPath: optionalString(raw, "transcriptPath"),
+    stopReason: optionalString(raw, "stopReason"),
+    stopHookActive: optionalBoolean(raw, active),
   };
 }
