@@ -1,7 +1,11 @@
 import { readFile, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { checkPreset, packageRootOf } from "../claude-code/install.js";
+import {
+  type ClaudeCodeInstallOptions,
+  checkPreset,
+  packageRootOf,
+} from "../claude-code/install.js";
 import { hookScript } from "../hook-kit/command.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { COPILOT_EVENTS } from "./payload.js";
@@ -16,17 +20,10 @@ import { COPILOT_EVENTS } from "./payload.js";
 
 export type CopilotTarget = "project" | "user";
 
-export interface CopilotInstallOptions {
+/** Claude Code's install options, for Copilot's hooks folders (no version gate). */
+export type CopilotInstallOptions = Omit<ClaudeCodeInstallOptions, "target" | "claudeVersion"> & {
   target?: CopilotTarget;
-  projectDir?: string;
-  env?: Record<string, string | undefined>;
-  preset?: string;
-  /** Run this script instead of the package's CLI (absolute path). */
-  entry?: string;
-  nodePath?: string;
-  packageRoot?: string;
-  out?: (line: string) => void;
-}
+};
 
 export interface CopilotInstallResult {
   hooksPath: string;
