@@ -1,27 +1,15 @@
-import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { homeOf, isFile } from "../hook-kit/doctor-files.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
+import { sqliteReader } from "../hook-kit/sqlite-read.js";
 import { detectVersion } from "../hook-kit/version.js";
 import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile } from "./install.js";
 
 const HOST = "copilot";
 /** The release whose hooks and todo table were measured (docs/copilot.md). */
 export const MIN_COPILOT_VERSION = "1.0.102";
-
-/** Whether this machine can read Copilot's todos table: `node:sqlite`, or the sqlite3 program. */
-function sqliteReader(env: Record<string, string | undefined>): string | null {
-  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-  if (major > 22 || (major === 22 && minor >= 13)) return "node:sqlite";
-  try {
-    execFileSync("sqlite3", ["-version"], { env, stdio: "ignore", timeout: 5_000 });
-    return "the sqlite3 program";
-  } catch {
-    return null;
-  }
-}
 
 /** The program and script a hooks file runs: `"<node>" "<entry>" hook copilot ...`, as install wrote it. */
 function commandFiles(text: string): string[] {

@@ -1,4 +1,3 @@
-import { readFile, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import {
@@ -7,7 +6,7 @@ import {
   packageRootOf,
 } from "../claude-code/install.js";
 import { hookScript } from "../hook-kit/command.js";
-import { writeTextFile } from "../hook-kit/settings-file.js";
+import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
 import { COPILOT_EVENTS } from "./payload.js";
 
 /**
@@ -75,15 +74,14 @@ function setup(options: CopilotInstallOptions) {
   const project = resolve(options.projectDir ?? process.cwd());
   const dir = copilotHooksDir(options.target ?? "project", project, options.env ?? process.env);
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  const path = join(dir, COPILOT_HOOKS_FILE);
-  return { project, path, out, existing: readFile(path, "utf8").catch(() => null) };
+  return { project, path: join(dir, COPILOT_HOOKS_FILE), out };
 }
 
 export async function installCopilot(
   options: CopilotInstallOptions = {},
 ): Promise<CopilotInstallResult> {
   checkPreset(options.preset);
-  const { project, path, out, existing: reading } = setup(options);
+  const { project, path, out } = setup(options);
   const { node, script } = hookScript(
     {
       projectDir: project,
@@ -97,29 +95,18 @@ export async function installCopilot(
   );
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
   const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`);
-  const existing = await reading;
-  if (existing !== null && !isOurHooksFile(existing)) {
-    throw new Error(`${path} exists and was not written by todo-continuation; nothing was changed`);
+  const changes = await writeOwnFile(path, content, isOurHooksFile, out, "Copilot hooks");
+  if (changes.length > 0) {
+    out(
+      "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).",
+    );
   }
-  if (existing === content) {
-    out(`Copilot hooks already installed at ${path}; nothing changed.`);
-    return { hooksPath: path, changes: [] };
-  }
-  await writeTextFile(path, content);
-  const change = `${existing === null ? "added" : "updated"} ${path}`;
-  out(change.charAt(0).toUpperCase() + change.slice(1));
-  out("Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).");
-  return { hooksPath: path, changes: [change] };
+  return { hooksPath: path, changes };
 }
 
 export async function uninstallCopilot(
   options: CopilotInstallOptions = {},
 ): Promise<CopilotInstallResult> {
-  const { path, out, existing: reading } = setup(options);
-  const existing = await reading;
-  const ours = existing !== null && isOurHooksFile(existing);
-  if (ours) await unlink(path);
-  if (existing === null) out(`No todo-continuation hooks at ${path}; nothing changed.`);
-  else out(ours ? `Removed ${path}` : `Left ${path} alone: todo-continuation did not write it.`);
-  return { hooksPath: path, changes: ours ? [`removed ${path}`] : [] };
+  const { path, out } = setup(options);
+  return { hooksPath: path, changes: await removeOwnFile(path, isOurHooksFile, out) };
 }
