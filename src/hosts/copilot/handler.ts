@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { PresetName, Store, Todo } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { NO_REPLY } from "../hook-kit/main.js";
+import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
 import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { type CopilotEvent, CopilotInputError } from "./payload.js";
@@ -27,24 +25,6 @@ export interface CopilotHookOptions {
   now?: () => number;
 }
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/**
- * Copilot hands a block's reason back as a userPromptSubmitted: the hook notes
- * the nudge's hash before answering, so that prompt is known as ours, not the
- * user's (which would reset the budget on every nudge).
- */
-const notePath = (dir: string, sessionId: string) =>
-  join(dir, "copilot-nudges", `${hash(sessionId)}.sha256`);
-
-async function takeNote(dir: string, sessionId: string, prompt: string): Promise<boolean> {
-  const path = notePath(dir, sessionId);
-  const noted = await readFile(path, "utf8").catch(() => null);
-  if (noted === null) return false;
-  await rm(path, { force: true });
-  return noted === hash(prompt);
-}
-
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
 export async function handleCopilotEvent(
   event: CopilotEvent,
@@ -57,7 +37,8 @@ export async function handleCopilotEvent(
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
   if (event.kind === "userPromptSubmitted") {
-    const ours = await takeNote(options.noteDir, event.sessionId, event.prompt);
+    // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.
+    const ours = await isNotedNudge(options.noteDir, HOST, event.sessionId, event.prompt);
     await runtime.turnStarted(scope, { real: !ours });
     return NO_REPLY;
   }
@@ -76,9 +57,7 @@ export async function handleCopilotEvent(
     trigger: "stop-hook",
     outcome: { stopReason: "stop" },
     deliver: async (nudge) => {
-      const path = notePath(options.noteDir, event.sessionId);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, hash(nudge.text));
+      await noteNudge(options.noteDir, HOST, event.sessionId, nudge.text);
       stdout = blockDecision(nudge.text);
     },
   });
