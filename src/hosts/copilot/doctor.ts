@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile } from "../hook-kit/doctor-files.js";
+import { homeOf, missingFiles, notInstalledFinding } from "../hook-kit/doctor-files.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { sqliteReader } from "../hook-kit/sqlite-read.js";
 import { detectVersion } from "../hook-kit/version.js";
@@ -52,19 +52,12 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
     ),
   ];
   if (files.length === 0) {
-    findings.push({
-      host: HOST,
-      check: "hooks",
-      ok: true,
-      message: "no todo-continuation hooks installed (todo-continuation install copilot adds them)",
-      notInstalled: true,
-    });
+    findings.push(notInstalledFinding(HOST, "hooks", "hooks file"));
     return findings;
   }
   for (const file of files) {
     const runs = commandFiles(file.text);
-    const missing: string[] = [];
-    for (const path of runs) if (!(await isFile(path))) missing.push(path);
+    const missing = await missingFiles(runs);
     const ok = missing.length === 0;
     const message = ok
       ? `runs ${runs.join(" ")}`

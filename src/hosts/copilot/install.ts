@@ -10,11 +10,9 @@ import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
 import { COPILOT_EVENTS } from "./payload.js";
 
 /**
- * `install copilot` writes one hooks file of its own, `todo-continuation.json`,
- * into Copilot's hooks folder: `<git root>/.github/hooks/` (the project) or
- * `$COPILOT_HOME/hooks/` (default ~/.copilot/hooks/, every project). It never
- * edits a file it did not write, so uninstall deletes that one file and every
- * other byte stays as it was.
+ * `install copilot` writes one hooks file of its own into Copilot's hooks folder:
+ * `<git root>/.github/hooks/` or `$COPILOT_HOME/hooks/` (default ~/.copilot/hooks/).
+ * It owns that file whole (hook-kit/own-file.ts), so no other byte changes.
  */
 
 export type CopilotTarget = "project" | "user";
@@ -24,10 +22,7 @@ export type CopilotInstallOptions = Omit<ClaudeCodeInstallOptions, "target" | "c
   target?: CopilotTarget;
 };
 
-export interface CopilotInstallResult {
-  hooksPath: string;
-  changes: string[];
-}
+export type CopilotInstallResult = { hooksPath: string; changes: string[] };
 
 export const COPILOT_HOOKS_FILE = "todo-continuation.json";
 

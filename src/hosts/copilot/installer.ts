@@ -8,8 +8,7 @@ Writes one hooks file of its own (userPromptSubmitted, agentStop) into GitHub
 Copilot CLI's hooks folder, or removes only that file. Prints what changed.
 
 Targets:
-  --project        <project>/.github/hooks/todo-continuation.json (default; Copilot
-                   loads it once the folder is trusted)
+  --project        <project>/.github/hooks/todo-continuation.json (default; trusted folders)
   --user           $COPILOT_HOME/hooks/todo-continuation.json (default ~/.copilot)
 Options:
   --project-dir <path>  the project (default: the current folder)
