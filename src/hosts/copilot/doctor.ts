@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
+import { quotedWords } from "../hook-kit/command.js";
 import { homeOf, missingFiles, notInstalledFinding } from "../hook-kit/doctor-files.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { sqliteReader } from "../hook-kit/sqlite-read.js";
@@ -11,12 +12,10 @@ const HOST = "copilot";
 /** The release whose hooks and todo table were measured (docs/copilot.md). */
 export const MIN_COPILOT_VERSION = "1.0.102";
 
-/** The program and script a hooks file runs: `"<node>" "<entry>" hook copilot ...`, as install wrote it. */
+/** The program and script a hooks file runs (`"<node>" "<entry>" hook copilot ...`). */
 function commandFiles(text: string): string[] {
   const hooks = (JSON.parse(text) as { hooks: Record<string, { bash: string }[]> }).hooks;
-  const bash = Object.values(hooks)[0]?.[0]?.bash ?? "";
-  const quoted = [...bash.matchAll(/"((?:[^"\\]|\\.)*)"/g)];
-  return quoted.slice(0, 2).map((m) => (m[1] as string).replace(/\\(.)/g, "$1"));
+  return quotedWords(Object.values(hooks)[0]?.[0]?.bash ?? "").slice(0, 2);
 }
 
 /**

@@ -10,12 +10,6 @@ import { readCopilotTodos } from "./todos.js";
 /** The host name in scope keys: `session/copilot.<session id>`. */
 export const HOST = "copilot";
 
-/**
- * Copilot ends a turn after 8 consecutive agentStop blocks (measured on
- * 1.0.102); our budget stays below it, so ours is the one that ends an episode.
- */
-export const COPILOT_BLOCK_CAP = 8;
-
 export interface CopilotHookOptions {
   store: Store;
   /** Where the hook notes the nudge it just sent (the store's folder). */

@@ -19,17 +19,7 @@ const STATUSES: Record<string, TodoStatus> = {
 
 const QUERY = "SELECT id, title, description, status FROM todos";
 
-export interface TodoRow {
-  id: unknown;
-  title: unknown;
-  description?: unknown;
-  status: unknown;
-}
-
-/** The database of the session whose transcript is at `transcriptPath`. */
-export function sessionDatabase(transcriptPath: string): string {
-  return join(dirname(transcriptPath), "session.db");
-}
+export type TodoRow = { id: unknown; title: unknown; description?: unknown; status: unknown };
 
 /** Rows to todos; a row with a status Copilot does not define makes the whole list unknown. */
 export function todosFromRows(rows: readonly TodoRow[]): Todo[] {
@@ -55,7 +45,7 @@ export function todosFromRows(rows: readonly TodoRow[]): Todo[] {
  * or an error when it cannot be read (the caller allows the stop).
  */
 export async function readCopilotTodos(transcriptPath: string): Promise<Todo[]> {
-  const path = sessionDatabase(transcriptPath);
+  const path = join(dirname(transcriptPath), "session.db");
   if (!existsSync(path)) return [];
   return todosFromRows((await readSqliteRows(path, QUERY)) as TodoRow[]);
 }
