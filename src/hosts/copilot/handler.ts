@@ -1,6 +1,5 @@
-import type { PresetName, Store, Todo } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
-import { NO_REPLY } from "../hook-kit/main.js";
+import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
 import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
 import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
@@ -10,29 +9,19 @@ import { readCopilotTodos } from "./todos.js";
 /** The host name in scope keys: `session/copilot.<session id>`. */
 export const HOST = "copilot";
 
-export interface CopilotHookOptions {
-  store: Store;
-  /** Where the hook notes the nudge it just sent (the store's folder). */
-  noteDir: string;
-  preset?: PresetName;
-  readTodos?: (transcriptPath: string) => Promise<Todo[]>;
-  now?: () => number;
-}
-
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
 export async function handleCopilotEvent(
   event: CopilotEvent,
-  options: CopilotHookOptions,
+  options: Pick<HookContext, "store" | "preset" | "storeRoot">,
 ): Promise<HookReply> {
   const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
   const runtime = new ContinuationRuntime({
     store: options.store,
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
-    ...(options.now !== undefined ? { now: options.now } : {}),
   });
   if (event.kind === "userPromptSubmitted") {
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.
-    const ours = await isNotedNudge(options.noteDir, HOST, event.sessionId, event.prompt);
+    const ours = await isNotedNudge(options.storeRoot, HOST, event.sessionId, event.prompt);
     await runtime.turnStarted(scope, { real: !ours });
     return NO_REPLY;
   }
@@ -42,7 +31,7 @@ export async function handleCopilotEvent(
       stderr: ["todo-continuation: agentStop without transcriptPath; no nudge"],
     };
   }
-  const todos = await (options.readTodos ?? readCopilotTodos)(event.transcriptPath);
+  const todos = await readCopilotTodos(event.transcriptPath);
   const stored = await options.store.read(scope);
   // A session that never had a list leaves nothing behind.
   if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
@@ -51,7 +40,7 @@ export async function handleCopilotEvent(
     trigger: "stop-hook",
     outcome: { stopReason: "stop" },
     deliver: async (nudge) => {
-      await noteNudge(options.noteDir, HOST, event.sessionId, nudge.text);
+      await noteNudge(options.storeRoot, HOST, event.sessionId, nudge.text);
       stdout = blockDecision(nudge.text);
     },
   });

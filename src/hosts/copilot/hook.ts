@@ -28,7 +28,7 @@ export const COPILOT_HOOK: HookMainSpec<CopilotEvent> = {
   cwdOf: (event) => event.cwd,
   storeRoot: ({ dir, env, cwd }) => resolveStoreRoot(dir, { env, cwd }),
   projectDir: ({ cwd }) => cwd,
-  handle: (event, context) => handleCopilotEvent(event, { ...context, noteDir: context.storeRoot }),
+  handle: handleCopilotEvent,
 };
 
 /** One Copilot hook event in, Copilot's answer out; always exit code 0. */
