@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { hookCommand } from "../claude-code/command.js";
 import {
   type ClaudeCodeInstallOptions,
@@ -9,8 +7,13 @@ import {
   checkPreset,
   packageRootOf,
 } from "../claude-code/install.js";
-import { installWithLedger, uninstallWithLedger } from "../hook-kit/install-ledger.js";
-import { type JsonFile, readJsonFile } from "../hook-kit/settings-file.js";
+import { readJsonFile } from "../hook-kit/settings-file.js";
+import {
+  commitHookSettings,
+  type HookSettingsFile,
+  reportChanges,
+  revertHookSettings,
+} from "../hook-kit/settings-install.js";
 import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import { QWEN_EVENTS, QWEN_STORE_FOLDER, QWEN_TODO_WRITE } from "./protocol.js";
 import { mergeQwenHooks, QWEN_HOOK_ARGS, removeQwenHooks } from "./settings.js";
@@ -48,16 +51,14 @@ function setup(options: QwenInstallOptions) {
   const target = options.target ?? "project";
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const path = qwenSettingsPath(target, project, env);
-  const store = join(project, QWEN_STORE_FOLDER);
-  // Each settings file's bytes from before install, for a byte-exact uninstall.
-  const ledger = join(qwenHome(env), "todo-continuation-installs.json");
-  return { env, project, target, out, path, store, ledger, owner: `settings:${resolve(path)}` };
-}
-
-function report(out: (line: string) => void, path: string, changes: string[], none: string) {
-  if (changes.length === 0) return out(none);
-  out(`Updated ${path}:`);
-  for (const change of changes) out(`  ${change}`);
+  const settings: HookSettingsFile = {
+    path,
+    // Each settings file's bytes from before install, for a byte-exact uninstall.
+    ledger: join(qwenHome(env), "todo-continuation-installs.json"),
+    owner: `settings:${resolve(path)}`,
+    ignore: target === "project" ? { project, store: join(project, QWEN_STORE_FOLDER) } : null,
+  };
+  return { env, project, target, out, path, settings };
 }
 
 /** Whether a settings value turns Qwen's `todo_write` tool on (it is off by default). */
@@ -74,7 +75,7 @@ export function enablesTodoWrite(value: unknown): boolean {
  */
 export async function installQwen(options: QwenInstallOptions = {}): Promise<QwenInstallResult> {
   checkPreset(options.preset);
-  const { env, project, target, out, path, store, ledger, owner } = setup(options);
+  const { env, project, target, out, path, settings } = setup(options);
   const stop = stopTimeoutForInstall("qwen", project, env);
   const { command, portable } = hookCommand(
     {
@@ -87,23 +88,12 @@ export async function installQwen(options: QwenInstallOptions = {}): Promise<Qwe
     },
     QWEN_HOOK_ARGS,
   );
-  const file: JsonFile = await readJsonFile(path);
+  const file = await readJsonFile(path);
   const merged = mergeQwenHooks(file.value, command, path, stop.value);
-  const changes = [...merged.changes];
-  const ignore = target === "project" && existsSync(join(project, ".git"));
-  const ignored = ignore && (await ensureGitignored(project, store));
-  try {
-    if (changes.length > 0) {
-      const hadOurs = removeQwenHooks(file.value, path).changes.length > 0;
-      await installWithLedger(ledger, [{ owner, file, value: merged.settings, hadOurs }]);
-    }
-  } catch (error) {
-    // All or nothing: the .gitignore line goes again when the settings cannot be written.
-    if (ignored) await removeGitignored(project, store).catch(() => false);
-    throw error;
-  }
-  if (ignored) changes.push(`added /.qwen/todo-continuation/ to ${join(project, ".gitignore")}`);
-  report(out, path, changes, `Qwen Code hooks already installed in ${path}; nothing changed.`);
+  const hadOurs = removeQwenHooks(file.value, path).changes.length > 0;
+  const changes = await commitHookSettings(settings, file, merged, hadOurs);
+  const none = `Qwen Code hooks already installed in ${path}; nothing changed.`;
+  reportChanges(out, path, changes, none);
   out(`Hook events: ${QWEN_EVENTS.map((e) => e.event).join(", ")}`);
   out(`Hook command: ${command}`);
   out(stop.line);
@@ -119,18 +109,9 @@ export async function installQwen(options: QwenInstallOptions = {}): Promise<Qwe
 
 /** Removes only our hooks (exact bytes back when the file is as install left it). */
 export async function uninstallQwen(options: QwenInstallOptions = {}): Promise<QwenInstallResult> {
-  const { project, target, out, path, store, ledger, owner } = setup(options);
+  const { out, path, settings } = setup(options);
   const file = await readJsonFile(path);
-  const removed = removeQwenHooks(file.value, path);
-  const changes = [...removed.changes];
-  const [action] = await uninstallWithLedger(ledger, [
-    { owner, file, value: removed.settings, changed: changes.length > 0 },
-  ]);
-  if (action === "removed") changes.push(`removed ${path}, which install had created`);
-  if (action === "restored") changes.push(`restored ${path} to its bytes before install`);
-  if (target === "project" && (await removeGitignored(project, store))) {
-    changes.push(`removed /.qwen/todo-continuation/ from ${join(project, ".gitignore")}`);
-  }
-  report(out, path, changes, `No todo-continuation hooks in ${path}; nothing changed.`);
+  const changes = await revertHookSettings(settings, file, removeQwenHooks(file.value, path));
+  reportChanges(out, path, changes, `No todo-continuation hooks in ${path}; nothing changed.`);
   return { settingsPath: path, changes, command: null, portable: false };
 }
