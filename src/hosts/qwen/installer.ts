@@ -1,7 +1,5 @@
-import { checkPreset } from "../claude-code/install.js";
-import { baseInstallOptions } from "../installer/parse.js";
-import type { HostInstaller } from "../installer/row.js";
-import { installQwen, type QwenInstallOptions, type QwenTarget, uninstallQwen } from "./install.js";
+import { commonInstaller } from "../installer/parse.js";
+import { installQwen, type QwenInstallOptions, uninstallQwen } from "./install.js";
 
 export const QWEN_INSTALL_USAGE = `Usage: todo-continuation install qwen [--project | --user] [options]
        todo-continuation uninstall qwen [--project | --user]
@@ -21,13 +19,8 @@ Options:
 `;
 
 /** `install qwen` / `uninstall qwen` (its row is in ../installer/table.ts). */
-export const qwenInstaller: HostInstaller<QwenInstallOptions> = {
-  usage: QWEN_INSTALL_USAGE,
-  options(args, cwd) {
-    checkPreset(args.values.preset);
-    const base = baseInstallOptions(args, cwd);
-    return { ...base, target: base.target as QwenTarget };
-  },
-  install: installQwen,
-  uninstall: uninstallQwen,
-};
+export const qwenInstaller = commonInstaller<QwenInstallOptions>(
+  QWEN_INSTALL_USAGE,
+  installQwen,
+  uninstallQwen,
+);
