@@ -75,7 +75,16 @@ describe("todo-continuation doctor", () => {
     const run = await runCli(["doctor"], { env: bare, cwd: project });
     expect(run.code).toBe(0);
     expect(run.stdout).not.toMatch(/No problems found/);
-    for (const host of ["claude-code", "codex", "copilot", "gemini", "opencode", "kilo", "pi", "qwen"]) {
+    for (const host of [
+      "claude-code",
+      "codex",
+      "copilot",
+      "gemini",
+      "opencode",
+      "kilo",
+      "pi",
+      "qwen",
+    ]) {
       expect(run.stdout).toMatch(
         new RegExp(
           `^none {5}${host} +no integration of ours found \\(todo-continuation install ${host} adds it\\)$`,
