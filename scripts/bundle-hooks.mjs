@@ -13,7 +13,9 @@ import { build } from "rolldown";
 const HOSTS = {
   "claude-code": "runClaudeCodeHook",
   codex: "runCodexHook",
+  copilot: "runCopilotHook",
   gemini: "runGeminiHook",
+  qwen: "runQwenHook",
 };
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));

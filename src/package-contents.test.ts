@@ -99,7 +99,9 @@ describe("the packed package", () => {
   });
 
   it("has each host's hook bundle the build makes", () => {
-    const bundles = ["claude-code", "codex", "gemini"].map((host) => `dist/hook/${host}.js`);
+    const bundles = ["claude-code", "codex", "gemini", "qwen"].map(
+      (host) => `dist/hook/${host}.js`,
+    );
     expect(bundles.filter((path) => !files.has(path))).toEqual([]);
   });
 });

@@ -75,7 +75,16 @@ describe("todo-continuation doctor", () => {
     const run = await runCli(["doctor"], { env: bare, cwd: project });
     expect(run.code).toBe(0);
     expect(run.stdout).not.toMatch(/No problems found/);
-    for (const host of ["claude-code", "codex", "gemini", "opencode", "pi"]) {
+    for (const host of [
+      "claude-code",
+      "codex",
+      "copilot",
+      "gemini",
+      "opencode",
+      "kilo",
+      "pi",
+      "qwen",
+    ]) {
       expect(run.stdout).toMatch(
         new RegExp(
           `^none {5}${host} +no integration of ours found \\(todo-continuation install ${host} adds it\\)$`,
@@ -84,10 +93,10 @@ describe("todo-continuation doctor", () => {
       );
     }
     expect(run.stdout).toMatch(
-      /^No host integration is installed: none found for claude-code, codex, gemini, opencode, pi; only the store was checked\.$/m,
+      /^No host integration is installed: none found for claude-code, codex, copilot, gemini, opencode, kilo, pi, qwen; only the store was checked\.$/m,
     );
     expect(run.stdout).toMatch(
-      /^Install one in this project: todo-continuation install <claude-code\|codex\|gemini\|opencode\|pi>$/m,
+      /^Install one in this project: todo-continuation install <claude-code\|codex\|copilot\|gemini\|opencode\|kilo\|pi\|qwen>$/m,
     );
     const json = JSON.parse(
       (await runCli(["doctor", "--json"], { env: bare, cwd: project })).stdout,
@@ -95,9 +104,12 @@ describe("todo-continuation doctor", () => {
     expect(json.hostsWithoutIntegration).toEqual([
       "claude-code",
       "codex",
+      "copilot",
       "gemini",
       "opencode",
+      "kilo",
       "pi",
+      "qwen",
     ]);
   });
 

@@ -30,6 +30,7 @@ export const hookCommand: CommandSpec = {
     "hook claude-code [--preset <name>] < event.json",
     "hook codex [--preset <name>] < event.json",
     "hook gemini [--preset <name>] < event.json",
+    "hook copilot --event <agentStop|userPromptSubmitted> [--preset <name>] < event.json",
   ],
   details: [
     "Reads a hook event (Stop, UserPromptSubmit, PostToolUse, ...) as JSON on stdin and prints",

@@ -45,8 +45,9 @@ function guarded(node: string, script: string, tail: string): string {
   return `[ -f ${script} ] && exec ${node} ${script} ${tail}; echo ${shellQuote(MISSING_SCRIPT_NOTE)} >&2`;
 }
 
-export function hookCommand(input: HookCommandInput): HookCommand {
-  const tail = input.preset === undefined ? HOOK_ARGS : `${HOOK_ARGS} --preset ${input.preset}`;
+/** The command running `hook claude-code` (or another host's `args` over the same CLI). */
+export function hookCommand(input: HookCommandInput, args: string = HOOK_ARGS): HookCommand {
+  const tail = input.preset === undefined ? args : `${args} --preset ${input.preset}`;
   const { node, script, portable } = hookScript(input, PACKAGE_MAIN, "CLAUDE_PROJECT_DIR");
   return { command: guarded(node, script, tail), portable };
 }
@@ -72,9 +73,9 @@ function unquote(inner: string, projectDir: string): string {
 }
 
 /** True for a hook command this integration wrote (whatever path or preset it names). */
-export function isOurCommand(command: unknown): boolean {
+export function isOurCommand(command: unknown, hookArgs: string = HOOK_ARGS): boolean {
   if (typeof command !== "string") return false;
-  const args = command.indexOf(HOOK_ARGS);
+  const args = command.indexOf(hookArgs);
   if (args < 0) return false;
   const head = command.slice(0, args);
   return (

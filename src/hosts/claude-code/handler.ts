@@ -1,3 +1,4 @@
+import { resolvePreset } from "../../core/engine/presets.js";
 import type {
   ContinuationState,
   Limits,
@@ -35,6 +36,20 @@ import { analyzeTranscript, readTranscriptTail, type TranscriptFacts } from "./t
 /** The host name in scope keys: `session/claude-code.<session id>`. */
 export const HOST = "claude-code";
 
+/**
+ * What differs for a host that speaks Claude Code's hook protocol under its
+ * own names (Qwen Code): the scope's host name, its whole-list todo tool,
+ * the nudge's closing line, how its transcript reads, and a ceiling on
+ * nudges per episode below the host's own cap on Stop blocks in a row.
+ */
+export interface HookProtocol {
+  host: string;
+  todoWrite: string;
+  closeInstruction: string;
+  analyzeTranscript: (lines: readonly string[], since: number) => TranscriptFacts;
+  maxNudges: number | null;
+}
+
 export interface HookOptions {
   store: Store;
   preset?: PresetName;
@@ -60,6 +75,8 @@ export interface HookOptions {
    * `preset`/`limits` (a hook flag wins); its `verify` runs at a finished stop.
    */
   project?: () => HookProject;
+  /** Another host's names for the same protocol. Default: Claude Code's. */
+  protocol?: HookProtocol;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -77,7 +94,18 @@ export interface HookResponse {
 /** The JSON Claude Code reads from a Stop hook to keep the agent going. */
 export { blockDecision };
 
-const sessionScope = (sessionId: string): Scope => sessionScopeOf(HOST, sessionId, HookInputError);
+const sessionScope = (sessionId: string, host: string): Scope =>
+  sessionScopeOf(host, sessionId, HookInputError);
+
+/** The settings with at most `max` nudges per episode (the preset's or the limits' own, if lower). */
+function capped(
+  settings: { preset?: PresetName; limits?: Partial<Limits> },
+  max: number | null,
+): { preset?: PresetName; limits?: Partial<Limits> } {
+  if (max === null) return settings;
+  const own = settings.limits?.maxAutoTurns ?? resolvePreset(settings.preset).limits.maxAutoTurns;
+  return { ...settings, limits: { ...settings.limits, maxAutoTurns: Math.min(own, max) } };
+}
 
 /**
  * Whether the turn that just ended was started by our own block: the previous
@@ -115,7 +143,7 @@ export async function handleHookEvent(
   if (event.kind === "other" || event.kind === "SubagentStop") return response;
   // Subagents keep their own lists and never own continuation: their parent does.
   if (event.agentId !== null) return response;
-  const scope = sessionScope(event.sessionId);
+  const scope = sessionScope(event.sessionId, options.protocol?.host ?? HOST);
   const hook = new HookContext(event, scope, options);
   switch (event.kind) {
     case "SessionStart":
@@ -161,7 +189,7 @@ class HookContext {
     const o = this.#options;
     return new ContinuationRuntime({
       store: o.store,
-      ...mergedSettings(o, project),
+      ...capped(mergedSettings(o, project), o.protocol?.maxNudges ?? null),
       ...(project?.verify !== undefined ? { verify: project.verify } : {}),
       ...(project?.notify !== undefined ? { notify: project.notify } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),
@@ -192,7 +220,8 @@ class HookContext {
     if (open === 0) return;
     await this.runtime().armRestartKick(this.#scope);
     // A resumed session restores its goal from the newest goal entry; a pause is not restored.
-    const facts = analyzeTranscript(await this.#transcriptLines(), 0);
+    await this.#transcriptLines();
+    const facts = this.#analyze(0);
     const goal = facts.hostGoalActive || facts.hostGoalPaused;
     response.stderr.push(`todo-continuation: ${resumeNotice(open, snap.state.stopped, goal)}`);
   }
@@ -203,7 +232,7 @@ class HookContext {
     toolResponse: unknown,
     response: HookResponse,
   ): Promise<void> {
-    if (toolName === TODO_WRITE) {
+    if (toolName === (this.#options.protocol?.todoWrite ?? TODO_WRITE)) {
       await this.runtime().setTodos(this.#scope, todosFromTodoWrite(toolInput, toolResponse));
       return;
     }
@@ -230,6 +259,15 @@ class HookContext {
     return this.#transcript;
   }
 
+  #analyze(since: number): TranscriptFacts {
+    const analyze = this.#options.protocol?.analyzeTranscript ?? analyzeTranscript;
+    return analyze(this.#transcript ?? [], since);
+  }
+
+  #closeInstruction(family: ReturnType<typeof toolFamilyOf>): string {
+    return this.#options.protocol?.closeInstruction ?? closeInstructionFor(family);
+  }
+
   /**
    * Records how the turn ended, charging the spend the transcript shows since
    * the previous outcome (see spend.ts). Returns whether the transcript shows
@@ -251,7 +289,8 @@ class HookContext {
     state: ContinuationState,
     reason: (interrupted: boolean, transcriptStop: string | null) => StopReason,
   ): Promise<{ end: TurnEnd; facts: TranscriptFacts }> {
-    const facts = analyzeTranscript(await this.#transcriptLines(), state.lastUserTurnAt ?? 0);
+    await this.#transcriptLines();
+    const facts = this.#analyze(state.lastUserTurnAt ?? 0);
     const previous = decodeTurnTotals(state.lastOutcome?.turnId);
     const end: TurnEnd = {
       turnId: encodeTurnId(facts.usage),
@@ -302,14 +341,14 @@ class HookContext {
     const project = this.#project();
     if (project?.problem != null) {
       // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
-      const runtime = this.runtime(closeInstructionFor(family));
+      const runtime = this.runtime(this.#closeInstruction(family));
       await runtime.turnEnded(this.#scope, end);
       await runtime.recordSkip(this.#scope, "config-invalid", "stop-hook", project.problem);
       response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
       return response;
     }
     if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
-    const runtime = this.runtime(closeInstructionFor(family), project);
+    const runtime = this.runtime(this.#closeInstruction(family), project);
     const result = await runtime.runIdle(this.#scope, {
       trigger: "stop-hook",
       signals,

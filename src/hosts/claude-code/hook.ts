@@ -29,7 +29,7 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
 export const CLAUDE_CODE_HOOK: HookMainSpec<HookEvent> = {
   host: "claude-code",
   usage: HOOK_USAGE,
-  parse: parseHookInput,
+  parse: (text) => parseHookInput(text),
   failure: (error) => hookFailure(error, "allowing the stop"),
   // Nothing to do without opening the store: unknown events, subagents.
   storeless: (event) =>

@@ -64,9 +64,16 @@ const {
   parseObject,
 } = fieldReaders(HookInputError);
 
-/** Parses the text a hook read from stdin. Throws a HookInputError naming the bad field. */
-export function parseHookInput(text: string): HookEvent {
-  return parseHookObject(parseObject(text));
+/**
+ * Parses the text a hook read from stdin. Throws a HookInputError naming the
+ * bad field. `adapt` renames another host's fields to Claude Code's first.
+ */
+export function parseHookInput(
+  text: string,
+  adapt?: (raw: Record<string, unknown>) => Record<string, unknown>,
+): HookEvent {
+  const raw = parseObject(text);
+  return parseHookObject(adapt ? adapt(raw) : raw);
 }
 
 /** Parses an already-decoded hook input object. */

@@ -7,7 +7,7 @@ import {
   type SettingsChange,
 } from "../hook-kit/hook-settings.js";
 import { compareVersions, type Version, versionOf } from "../hook-kit/version.js";
-import { isOurCommand } from "./command.js";
+import { HOOK_ARGS, isOurCommand } from "./command.js";
 import { LIST_TOOLS } from "./todos.js";
 
 /**
@@ -84,11 +84,19 @@ function handlerOf(command: string, timeout: number = HOOK_TIMEOUT_SECONDS): Jso
   return { type: "command", command, timeout };
 }
 
-function isOurHandler(handler: unknown): boolean {
-  return isObject(handler) && handler.type === "command" && isOurCommand(handler.command);
+/**
+ * Claude Code's handler dialect for handlers running `hookArgs`: a host that
+ * takes Claude Code's settings layout under its own command (Qwen Code's
+ * `hook qwen`) describes itself with its own.
+ */
+export function commandHandlerDialect(hookArgs: string) {
+  const isOurs = (handler: unknown): boolean =>
+    isObject(handler) && handler.type === "command" && isOurCommand(handler.command, hookArgs);
+  return { isOurs, handlerOf, Failure: SettingsError };
 }
 
-const DIALECT = { isOurs: isOurHandler, handlerOf, Failure: SettingsError };
+const DIALECT = commandHandlerDialect(HOOK_ARGS);
+const isOurHandler = DIALECT.isOurs;
 
 /**
  * Adds our hooks, or brings them up to date (see `mergeOurHooks`): every

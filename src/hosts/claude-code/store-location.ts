@@ -10,6 +10,8 @@ export interface StoreRootInput {
   env: Record<string, string | undefined>;
   /** The hook input's `cwd`, else the process's. */
   cwd: string;
+  /** The folder inside the project. Default: {@link PROJECT_STORE_FOLDER}. */
+  folder?: string;
 }
 
 /**
@@ -31,7 +33,7 @@ export function hookStoreRoot(input: StoreRootInput): string {
   if (input.dir !== undefined && input.dir.trim() !== "") return resolve(input.cwd, input.dir);
   const fromEnv = input.env[STORE_ROOT_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "") return resolve(input.cwd, fromEnv);
-  return join(projectDir(input.env, input.cwd), PROJECT_STORE_FOLDER);
+  return join(projectDir(input.env, input.cwd), input.folder ?? PROJECT_STORE_FOLDER);
 }
 
 export { ignoreStoreFolder } from "../../store/file/self-ignore.js";

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { access, constants, readFile } from "node:fs/promises";
+import type { DoctorFinding } from "../../core/doctor.js";
 
 /** Small file and process probes the host checks share; none of them throws. */
 
@@ -56,6 +57,19 @@ export function probe(
         resolve({ ok: error === null, output: `${stdout}${stderr}`.trim() }),
     );
   });
+}
+
+/** The finding for a host whose integration is not installed here: `what` names it. */
+export function notInstalledFinding(host: string, check: string, what: string): DoctorFinding {
+  const message = `no todo-continuation ${what} installed (todo-continuation install ${host} adds it)`;
+  return { host, check, ok: true, message, notInstalled: true };
+}
+
+/** The paths of `paths` that are not readable files. */
+export async function missingFiles(paths: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const path of paths) if (!(await isFile(path))) missing.push(path);
+  return missing;
 }
 
 export { homeOf, notWritable } from "../../store/file/probes.js";

@@ -27,6 +27,8 @@ export interface HookContext {
   waitOnQuestions: boolean;
   env: Record<string, string | undefined>;
   args: HookArgs;
+  /** The file store's folder (notes of the host's own live beside the store). */
+  storeRoot: string;
 }
 
 /** Where an event's session works and keeps its store. */
@@ -44,8 +46,10 @@ export interface HookMainSpec<E> {
   host: string;
   /** `hook <host> --help`. */
   usage: string;
-  /** The event from stdin's text; throws naming the bad field. */
-  parse: (text: string) => E;
+  /** The event from stdin's text (and `--event`, when `events` is given); throws naming the bad field. */
+  parse: (text: string, event: string | undefined) => E;
+  /** For a host whose payloads name no event: the names `--event` takes (then it is required). */
+  events?: readonly string[];
   /** The reply when the hook fails on its own (it allows the stop). */
   failure: (error: unknown) => HookReply;
   /**
@@ -78,19 +82,19 @@ export async function runHookMain<E>(
 ): Promise<number> {
   let args: HookArgs;
   try {
-    args = parseHookArgs(spec.host, argv);
+    args = parseHookArgs(spec.host, argv, spec.events);
   } catch (error) {
     writeHookReply(io, spec.failure(error));
     return 0;
   }
-  if (args.help) {
+  if (args.help || (spec.events !== undefined && args.event === undefined)) {
     io.stdout.write(spec.usage);
     return 0;
   }
   let store: Store | null = null;
   let reply: HookReply;
   try {
-    const event = spec.parse(await readHookInput(io));
+    const event = spec.parse(await readHookInput(io), args.event);
     const early = await spec.storeless(event, io);
     if (early !== null) {
       writeHookReply(io, early);
@@ -122,6 +126,7 @@ export async function runHookMain<E>(
       waitOnQuestions: !args.nudgeAfterQuestions,
       env: io.env,
       args,
+      storeRoot: root,
     });
   } catch (error) {
     reply = spec.failure(error);

@@ -68,6 +68,14 @@ describe("hook process plumbing", () => {
       nudgeAfterQuestions: false,
       help: false,
     });
+    // `--event` only for a host whose payloads name no event, and only a name it gives.
+    expect(parseHookArgs("copilot", ["--event", "agentStop"], ["agentStop"]).event).toBe(
+      "agentStop",
+    );
+    expect(() => parseHookArgs("copilot", ["--event", "stop"], ["agentStop"])).toThrow(
+      '--event must be one of agentStop, got "stop"',
+    );
+    expect(() => parseHookArgs("codex", ["--event", "agentStop"])).toThrow(/event/);
     expect(parseHookArgs("gemini", ["--nudge-after-questions", "-h"])).toMatchObject({
       nudgeAfterQuestions: true,
       help: true,

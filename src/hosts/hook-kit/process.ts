@@ -106,6 +106,8 @@ export interface HookArgs {
   schema: string | undefined;
   nudgeAfterQuestions: boolean;
   help: boolean;
+  /** `--event <name>`, for a host whose payloads name no event (Copilot CLI's). */
+  event: string | undefined;
 }
 
 /** The lines of a hook's usage that describe those options; `defaultDir` is the host's store. */
@@ -126,7 +128,12 @@ export function hookOptionsUsage(defaultDir: string): string {
  * Reads a hook's options. `argv` may start with `hook` and the host's name, as
  * the command line has them; anything else that is not an option is an error.
  */
-export function parseHookArgs(host: string, argv: readonly string[]): HookArgs {
+export function parseHookArgs(
+  host: string,
+  argv: readonly string[],
+  /** The names `--event` takes; without them the option is refused. */
+  events?: readonly string[],
+): HookArgs {
   let args = [...argv];
   if (args[0] === "hook") args = args.slice(1);
   if (args[0] === host) args = args.slice(1);
@@ -142,8 +149,13 @@ export function parseHookArgs(host: string, argv: readonly string[]): HookArgs {
       schema: { type: "string" },
       "nudge-after-questions": { type: "boolean" },
       help: { type: "boolean", short: "h" },
+      ...(events ? { event: { type: "string" as const } } : {}),
     },
   });
+  const event = values.event as string | undefined;
+  if (events && event !== undefined && !events.includes(event)) {
+    throw new Error(`--event must be one of ${events.join(", ")}, got ${JSON.stringify(event)}`);
+  }
   if (positionals.length > 0) {
     throw new Error(
       `hook ${host}: unexpected argument ${JSON.stringify(positionals[0])}; this is the ${host} hook`,
@@ -166,6 +178,7 @@ export function parseHookArgs(host: string, argv: readonly string[]): HookArgs {
     schema: values.schema,
     nudgeAfterQuestions: values["nudge-after-questions"] === true,
     help: values.help === true,
+    event,
   };
 }
 

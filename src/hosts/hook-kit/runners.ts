@@ -12,7 +12,9 @@ export type HookRunner = (argv: readonly string[], io: HookIo) => Promise<number
 export const HOOK_RUNNERS: Readonly<Record<string, () => Promise<HookRunner>>> = {
   "claude-code": async () => (await import("../claude-code/hook.js")).runClaudeCodeHook,
   codex: async () => (await import("../codex/hook.js")).runCodexHook,
+  copilot: async () => (await import("../copilot/hook.js")).runCopilotHook,
   gemini: async () => (await import("../gemini/hook.js")).runGeminiHook,
+  qwen: async () => (await import("../qwen/hook.js")).runQwenHook,
 };
 
 /** The runner for `host`, or null when no host of that name has hooks. */

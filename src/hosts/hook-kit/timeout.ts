@@ -21,7 +21,7 @@ import { findProjectConfig } from "../../config/load.js";
  *   answered nothing.
  */
 
-export type HookHost = "claude-code" | "codex" | "gemini";
+export type HookHost = "claude-code" | "codex" | "gemini" | "qwen";
 
 export interface HostHookLimit {
   /** What the host calls itself. */
@@ -41,6 +41,8 @@ export const HOST_HOOK_LIMITS: Readonly<Record<HookHost, HostHookLimit>> = {
   "claude-code": { name: "Claude Code", unit: "s", defaultMs: 600_000, maxMs: TIMER_MAX_MS },
   codex: { name: "Codex", unit: "s", defaultMs: 600_000, maxMs: null },
   gemini: { name: "Gemini CLI", unit: "ms", defaultMs: 60_000, maxMs: TIMER_MAX_MS },
+  // Seconds, but Qwen reads a command hook's value of 1000 or more as milliseconds.
+  qwen: { name: "Qwen Code", unit: "s", defaultMs: 60_000, maxMs: TIMER_MAX_MS },
 };
 
 /** What every hook of ours gets without a check to run: ours answer in well under a second. */
@@ -64,7 +66,9 @@ export function stopHookTimeoutMs(verifyTimeoutMs: number | null): number {
 
 /** The value to write in the host's unit (whole seconds round up). */
 export function inHostUnit(host: HookHost, ms: number): number {
-  return HOST_HOOK_LIMITS[host].unit === "s" ? Math.ceil(ms / 1000) : ms;
+  const seconds = Math.ceil(ms / 1000);
+  if (host === "qwen" && seconds >= 1000) return ms;
+  return HOST_HOOK_LIMITS[host].unit === "s" ? seconds : ms;
 }
 
 function formatWait(ms: number): string {
@@ -127,7 +131,7 @@ export function stopTimeoutForInstall(
   checkHostCanWait(host, check.timeoutMs, check.file ?? undefined);
   const ms = stopHookTimeoutMs(check.timeoutMs);
   const value = inHostUnit(host, ms);
-  const unit = HOST_HOOK_LIMITS[host].unit;
+  const unit = value === ms && ms >= 1000 ? "ms" : HOST_HOOK_LIMITS[host].unit;
   if (check.problem !== null) {
     return {
       value,

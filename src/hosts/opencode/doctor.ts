@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveStoreRoot } from "../../store/root.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
@@ -8,14 +8,11 @@ import { loadProblem } from "../hook-kit/doctor-load.js";
 import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { detectVersion } from "../hook-kit/version.js";
-
-const HOST = "opencode";
+import { openCodeConfigDir } from "./install.js";
+import { PLUGIN_HOSTS, type PluginHost, pluginMarker } from "./plugin-hosts.js";
 
 /** The OpenCode release the plugin is tested with; older ones are reported. */
-export const MIN_OPENCODE_VERSION = "1.18.33";
-
-/** The first line of every plugin file `install opencode` writes. */
-const MARKER = "// todo-continuation: OpenCode plugin";
+export const MIN_OPENCODE_VERSION = PLUGIN_HOSTS.opencode.minVersion;
 
 interface PluginFile {
   target: "project" | "user";
@@ -23,25 +20,15 @@ interface PluginFile {
   text: string;
 }
 
-function configDirs(ctx: DoctorContext): { target: "project" | "user"; dir: string }[] {
-  const xdg = ctx.env.XDG_CONFIG_HOME;
-  const user = join(
-    xdg && isAbsolute(xdg) ? xdg : join(homeOf(ctx.env, ctx.home), ".config"),
-    "opencode",
-  );
-  return [
-    { target: "project", dir: join(ctx.cwd, ".opencode") },
-    { target: "user", dir: user },
-  ];
-}
-
-async function pluginFiles(ctx: DoctorContext): Promise<PluginFile[]> {
+async function pluginFiles(ctx: DoctorContext, host: PluginHost): Promise<PluginFile[]> {
   const found: PluginFile[] = [];
-  for (const { target, dir } of configDirs(ctx)) {
+  const env = { ...ctx.env, HOME: homeOf(ctx.env, ctx.home) };
+  for (const target of ["project", "user"] as const) {
+    const dir = openCodeConfigDir(target, ctx.cwd, env, host);
     for (const folder of ["plugins", "plugin"]) {
       const path = join(dir, folder, "todo-continuation.js");
       const text = await readFile(path, "utf8").catch(() => null);
-      if (text?.startsWith(MARKER)) found.push({ target, path, text });
+      if (text?.startsWith(pluginMarker(host))) found.push({ target, path, text });
     }
   }
   return found;
@@ -73,28 +60,35 @@ function storeDirOf(plugin: PluginFile): string | undefined {
 }
 
 /**
- * OpenCode: its version against the tested one, and for each plugin file
- * `install opencode` wrote: the module it imports present and loadable, and
- * its store writable.
+ * OpenCode (or Kilo): its version against the tested one, and for each plugin
+ * file `install <host>` wrote: the module it imports present and loadable,
+ * and its store writable.
  */
-export const openCodeDoctor: DoctorCheck = async (ctx) => {
-  const plugins = await pluginFiles(ctx);
-  const version = await detectVersion("opencode", ctx.env);
+export function pluginHostDoctor(host: PluginHost): DoctorCheck {
+  return (ctx) => checkPluginHost(host, ctx);
+}
+
+export const openCodeDoctor: DoctorCheck = pluginHostDoctor(PLUGIN_HOSTS.opencode);
+export const kiloDoctor: DoctorCheck = pluginHostDoctor(PLUGIN_HOSTS.kilo);
+
+async function checkPluginHost(host: PluginHost, ctx: DoctorContext): Promise<DoctorFinding[]> {
+  const HOST = host.name;
+  const plugins = await pluginFiles(ctx, host);
+  const version = await detectVersion(host.bin, ctx.env);
   if (version === null && plugins.length === 0) return [];
   const findings: DoctorFinding[] = [];
   findings.push(
     versionFinding(
       {
         host: HOST,
-        name: "OpenCode",
-        min: MIN_OPENCODE_VERSION,
+        name: host.title,
+        min: host.minVersion,
         minReason: "the oldest tested",
         missing: {
-          message:
-            "the plugin is installed, but no `opencode` on PATH answers `opencode --version`",
-          fix: "put OpenCode on PATH (npm install -g opencode-ai)",
+          message: `the plugin is installed, but no \`${host.bin}\` on PATH answers \`${host.bin} --version\``,
+          fix: `put ${host.title} on PATH (${host.installHint})`,
         },
-        upgrade: "opencode upgrade",
+        upgrade: `${host.bin} upgrade`,
       },
       version,
     ),
@@ -104,13 +98,13 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
       host: HOST,
       check: "plugin",
       ok: true,
-      message: "no todo-continuation plugin installed (todo-continuation install opencode adds it)",
+      message: `no todo-continuation plugin installed (todo-continuation install ${HOST} adds it)`,
       notInstalled: true,
     });
     return findings;
   }
   for (const plugin of plugins) {
-    const fix = `todo-continuation install opencode --${plugin.target}`;
+    const fix = `todo-continuation install ${HOST} --${plugin.target}`;
     const file = await importedFile(plugin);
     if (file === null || !(await isFile(file))) {
       findings.push({
@@ -157,4 +151,4 @@ export const openCodeDoctor: DoctorCheck = async (ctx) => {
   }
   findings.push(...projectConfigFindings(HOST, ctx, "the plugin never nudges"));
   return findings;
-};
+}

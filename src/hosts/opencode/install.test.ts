@@ -155,6 +155,7 @@ describe("the opencode install command line", () => {
         "/w",
       ),
     ).toEqual({
+      host: "opencode",
       target: "user",
       projectDir: "/w",
       pluginOptions: { preset: "omo", countdownMs: 1500, storeDir: "/w/s" },

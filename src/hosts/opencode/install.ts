@@ -5,12 +5,15 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
+import { type PluginHost, type PluginHostName, pluginHost, pluginMarker } from "./plugin-hosts.js";
 
-/** Which OpenCode config folder: the project's `.opencode/` or the user's. */
+/** Which config folder: the project's (`.opencode/`, `.kilo/`) or the user's. */
 export type OpenCodeInstallTarget = "project" | "user";
 
 export interface OpenCodeInstallOptions {
-  /** Default "project": `<project>/.opencode/plugins/`. */
+  /** The program that loads the plugin. Default "opencode". */
+  host?: PluginHostName;
+  /** Default "project": `<project>/.opencode/plugins/` (Kilo: `.kilo/plugins/`). */
   target?: OpenCodeInstallTarget;
   /** Default: the current folder. */
   projectDir?: string;
@@ -37,14 +40,10 @@ export interface OpenCodeInstallResult {
 /** The file's name in OpenCode's plugin folder. */
 export const OPENCODE_PLUGIN_FILE = "todo-continuation.js";
 
-/** The first line of every file we write: how uninstall knows a file is ours. */
-const MARKER =
-  "// todo-continuation: OpenCode plugin, written by `todo-continuation install opencode`.";
-
 /** The package subpath that exports the plugin. */
 const PACKAGE_SPECIFIER = "todo-continuation/opencode";
 
-/** OpenCode loads `plugin/` and `plugins/` alike; we write to the second and clean both. */
+/** OpenCode and Kilo load `plugin/` and `plugins/` alike; we write to the second and clean both. */
 const PLUGIN_FOLDERS = ["plugins", "plugin"] as const;
 
 /** This package's root: `dist/hosts/opencode` (or `src/hosts/opencode`) is three levels down. */
@@ -52,16 +51,17 @@ function packageRootOf(moduleUrl: string = import.meta.url): string {
   return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
 }
 
-/** OpenCode's config folder for a target: `<project>/.opencode` or `$XDG_CONFIG_HOME/opencode`. */
+/** The host's config folder for a target: `<project>/.opencode` or `$XDG_CONFIG_HOME/opencode` (Kilo: `.kilo`, `kilo`). */
 export function openCodeConfigDir(
   target: OpenCodeInstallTarget,
   project: string,
   env: Record<string, string | undefined>,
+  host: PluginHost = pluginHost("opencode"),
 ): string {
-  if (target === "project") return join(project, ".opencode");
+  if (target === "project") return join(project, host.projectFolder);
   const xdg = env.XDG_CONFIG_HOME;
   const home = env.HOME?.trim() ? env.HOME : homedir();
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".config"), "opencode");
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".config"), host.userFolder);
 }
 
 /**
@@ -93,10 +93,14 @@ export function pluginSpecifier(
 }
 
 /** The plugin file: imports our plugin and passes it the options chosen at install time. */
-export function pluginFileContent(specifier: string, options: OpenCodePluginOptions): string {
+export function pluginFileContent(
+  specifier: string,
+  options: OpenCodePluginOptions,
+  host: PluginHost = pluginHost("opencode"),
+): string {
   return [
-    MARKER,
-    "// `todo-continuation uninstall opencode` removes it. OpenCode calls every export of this",
+    pluginMarker(host),
+    `// \`todo-continuation uninstall ${host.name}\` removes it. ${host.title} calls every export of this`,
     "// file as a plugin, so it exports only that. Options: see the todo-continuation README.",
     `import { TodoContinuation as plugin } from ${JSON.stringify(specifier)};`,
     "",
@@ -124,12 +128,13 @@ function defaults(options: OpenCodeInstallOptions) {
     throw new Error(`target must be "project" or "user", got ${JSON.stringify(target)}`);
   }
   const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  const configDir = openCodeConfigDir(target, project, env);
-  return { env, project, target, out, configDir };
+  const host = pluginHost(options.host);
+  const configDir = openCodeConfigDir(target, project, env, host);
+  return { env, project, target, out, configDir, host, marker: pluginMarker(host) };
 }
 
 /**
- * Writes our plugin file into OpenCode's plugin folder (no network: it
+ * Writes our plugin file into the host's plugin folder (no network: it
  * imports the package already on this machine) and prints what changed.
  * Idempotent: a second run with the same options changes nothing. A file of
  * the same name that we did not write is left alone, with an error.
@@ -139,7 +144,7 @@ export async function installOpenCode(
 ): Promise<OpenCodeInstallResult> {
   const pluginOptions = options.pluginOptions ?? {};
   parseOpenCodeOptions(pluginOptions);
-  const { project, out, configDir } = defaults(options);
+  const { project, out, configDir, host, marker } = defaults(options);
   const pluginDir = join(configDir, "plugins");
   const pluginPath = join(pluginDir, OPENCODE_PLUGIN_FILE);
   const { specifier, portable } = pluginSpecifier(
@@ -147,9 +152,9 @@ export async function installOpenCode(
     project,
     options.packageRoot ?? packageRootOf(),
   );
-  const content = pluginFileContent(specifier, pluginOptions);
+  const content = pluginFileContent(specifier, pluginOptions, host);
   const existing = await readIfPresent(pluginPath);
-  if (existing !== null && !existing.startsWith(MARKER)) {
+  if (existing !== null && !existing.startsWith(marker)) {
     throw new Error(
       `${pluginPath} exists and was not written by todo-continuation; move it away first, nothing was changed`,
     );
@@ -160,12 +165,12 @@ export async function installOpenCode(
     changes.push(`${existing === null ? "added" : "updated"} ${pluginPath}`);
   }
   const legacy = join(configDir, "plugin", OPENCODE_PLUGIN_FILE);
-  if ((await readIfPresent(legacy))?.startsWith(MARKER)) {
+  if ((await readIfPresent(legacy))?.startsWith(marker)) {
     await unlink(legacy);
     changes.push(`removed the older copy ${legacy}`);
   }
   if (changes.length === 0) {
-    out(`OpenCode plugin already installed at ${pluginPath}; nothing changed.`);
+    out(`${host.title} plugin already installed at ${pluginPath}; nothing changed.`);
   } else {
     for (const change of changes) out(change.charAt(0).toUpperCase() + change.slice(1));
   }
@@ -179,18 +184,18 @@ export async function installOpenCode(
   return { pluginPath, changes, specifier, portable };
 }
 
-/** Removes only files we wrote from OpenCode's plugin folders and prints what changed. */
+/** Removes only files we wrote from the host's plugin folders and prints what changed. */
 export async function uninstallOpenCode(
   options: OpenCodeInstallOptions = {},
 ): Promise<OpenCodeInstallResult> {
-  const { out, configDir } = defaults(options);
+  const { out, configDir, marker } = defaults(options);
   const pluginPath = join(configDir, "plugins", OPENCODE_PLUGIN_FILE);
   const changes: string[] = [];
   for (const folder of PLUGIN_FOLDERS) {
     const path = join(configDir, folder, OPENCODE_PLUGIN_FILE);
     const text = await readIfPresent(path);
     if (text === null) continue;
-    if (!text.startsWith(MARKER)) {
+    if (!text.startsWith(marker)) {
       out(`Left ${path} alone: todo-continuation did not write it.`);
       continue;
     }

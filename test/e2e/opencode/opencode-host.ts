@@ -1,7 +1,8 @@
 /**
- * Runs the real OpenCode program (`opencode serve`) offline in a throwaway
- * project, with our plugin installed by our own installer, against the
- * scripted model server. Used by the OpenCode end-to-end suite.
+ * Runs the real OpenCode program (`opencode serve`), or a fork of it that
+ * loads the same plugins (Kilo), offline in a throwaway project, with our
+ * plugin installed by our own installer, against the scripted model server.
+ * Used by the OpenCode and Kilo end-to-end suites.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { resolveScope } from "../../../src/core/scope/scope.js";
 import type { DecisionLogEntry } from "../../../src/core/types.js";
 import { installOpenCode } from "../../../src/hosts/opencode/install.js";
 import type { OpenCodePluginOptions } from "../../../src/hosts/opencode/options.js";
+import { PLUGIN_HOSTS, type PluginHostName } from "../../../src/hosts/opencode/plugin-hosts.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
@@ -21,6 +23,43 @@ import {
 } from "../support/openai-server.js";
 
 export const OPENCODE_VERSION = "1.18.33";
+
+/** What differs between OpenCode and its forks, for running one offline. */
+export interface PluginHostProgram {
+  /** The host name `install` takes, and the program in messages. */
+  install: PluginHostName;
+  title: string;
+  pkg: string;
+  version: string;
+  bin: string;
+  /** The project's config file. */
+  configFile: string;
+  /** The plugin package the program installs into its config folders, when one is published. */
+  pluginPackage: { name: string; version: string } | null;
+  /** The header that names the project folder to the server. */
+  directoryHeader: string;
+  /** Environment that keeps the program offline and quiet. */
+  env: Record<string, string>;
+}
+
+export const OPENCODE: PluginHostProgram = {
+  install: "opencode",
+  title: "OpenCode",
+  pkg: "opencode-ai",
+  version: OPENCODE_VERSION,
+  bin: "opencode",
+  configFile: "opencode.json",
+  pluginPackage: { name: "@opencode-ai/plugin", version: OPENCODE_VERSION },
+  directoryHeader: "x-opencode-directory",
+  env: {
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
+  },
+};
 
 /** The provider and model id the project's config defines for the scripted server. */
 export const PROVIDER_ID = "scripted";
@@ -34,11 +73,14 @@ export const MODEL_ID = "scripted-model";
  * retries for over a minute before plugins load. We put the very same
  * packages there from the host cache, installed once per machine.
  */
-export function seedPluginDependencies(configDir: string): string {
-  const cache = ensureHost("@opencode-ai/plugin", OPENCODE_VERSION);
+export function seedPluginDependencies(
+  configDir: string,
+  plugin: { name: string; version: string },
+): string {
+  const cache = ensureHost(plugin.name, plugin.version);
   mkdirSync(configDir, { recursive: true });
   cpSync(join(cache, "node_modules"), join(configDir, "node_modules"), { recursive: true });
-  const dependencies = { "@opencode-ai/plugin": OPENCODE_VERSION };
+  const dependencies = { [plugin.name]: plugin.version };
   const hidden = JSON.parse(
     readFileSync(join(cache, "node_modules", ".package-lock.json"), "utf8"),
   ) as {
@@ -55,6 +97,7 @@ export function seedPluginDependencies(configDir: string): string {
 }
 
 export interface OpenCodeProject {
+  host: PluginHostProgram;
   root: string;
   project: string;
   storeDir: string;
@@ -69,8 +112,11 @@ export interface OpenCodeProject {
 export async function prepareProject(options: {
   modelBaseURL: string;
   pluginOptions?: OpenCodePluginOptions;
+  /** Default: OpenCode. */
+  host?: PluginHostProgram;
 }): Promise<OpenCodeProject> {
-  const root = mkdtempSync(join(tmpdir(), "tc-e2e-opencode-"));
+  const host = options.host ?? OPENCODE;
+  const root = mkdtempSync(join(tmpdir(), `tc-e2e-${host.install}-`));
   const project = join(root, "project");
   const home = join(root, "home");
   const storeDir = join(root, "store");
@@ -83,10 +129,9 @@ export async function prepareProject(options: {
   for (const dir of [project, ...Object.values(xdg)]) mkdirSync(dir, { recursive: true });
   execFileSync("git", ["init", "-q"], { cwd: project });
   writeFileSync(
-    join(project, "opencode.json"),
+    join(project, host.configFile),
     `${JSON.stringify(
       {
-        $schema: "https://opencode.ai/config.json",
         provider: {
           [PROVIDER_ID]: {
             npm: "@ai-sdk/openai-compatible",
@@ -111,25 +156,26 @@ export async function prepareProject(options: {
     PATH: process.env.PATH,
     HOME: home,
     ...xdg,
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_DISABLE_CLAUDE_CODE: "1",
-    OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
+    ...host.env,
   };
   await installOpenCode({
+    host: host.install,
     projectDir: project,
     packageRoot: REPO_ROOT,
     env,
     pluginOptions: { storeDir, ...options.pluginOptions },
     out: () => {},
   });
-  const seeded = [join(project, ".opencode"), join(xdg.XDG_CONFIG_HOME, "opencode")].map((dir) => ({
-    dir,
-    lock: seedPluginDependencies(dir),
-  }));
+  const { pluginPackage } = host;
+  const folders = PLUGIN_HOSTS[host.install];
+  const seeded =
+    pluginPackage === null
+      ? []
+      : [join(project, folders.projectFolder), join(xdg.XDG_CONFIG_HOME, folders.userFolder)].map(
+          (dir) => ({ dir, lock: seedPluginDependencies(dir, pluginPackage) }),
+        );
   return {
+    host,
     seeded,
     root,
     project,
@@ -166,12 +212,12 @@ export interface BusEvent {
 /** Reads OpenCode's server-sent event stream into `sink` until `signal` aborts. */
 async function readEventStream(
   url: string,
-  directory: string,
+  headers: Record<string, string>,
   sink: BusEvent[],
   signal: AbortSignal,
 ) {
   const response = await fetch(`${url}/event`, {
-    headers: { accept: "text/event-stream", "x-opencode-directory": directory },
+    headers: { accept: "text/event-stream", ...headers },
     signal,
   });
   if (!response.body) return;
@@ -195,9 +241,10 @@ async function readEventStream(
   }
 }
 
-/** Starts `opencode serve` in the project and resolves once it listens. */
+/** Starts `<program> serve` in the project and resolves once it listens. */
 export async function startOpenCode(project: OpenCodeProject): Promise<OpenCodeServer> {
-  const bin = hostBin(ensureHost("opencode-ai", OPENCODE_VERSION), "opencode");
+  const { host } = project;
+  const bin = hostBin(ensureHost(host.pkg, host.version), host.bin);
   const child: ChildProcess = spawn(
     bin,
     ["serve", "--port", "0", "--hostname", "127.0.0.1", "--print-logs", "--log-level", "INFO"],
@@ -212,11 +259,11 @@ export async function startOpenCode(project: OpenCodeProject): Promise<OpenCodeS
   });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`opencode serve did not start:\n${output}`)),
+      () => reject(new Error(`${host.bin} serve did not start:\n${output}`)),
       120_000,
     );
     const check = () => {
-      const match = /opencode server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
@@ -226,10 +273,11 @@ export async function startOpenCode(project: OpenCodeProject): Promise<OpenCodeS
     child.stderr?.on("data", check);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`opencode serve exited (${code}):\n${output}`));
+      reject(new Error(`${host.bin} serve exited (${code}):\n${output}`));
     });
   });
-  const headers = { "content-type": "application/json", "x-opencode-directory": project.project };
+  const directory = { [host.directoryHeader]: project.project };
+  const headers = { "content-type": "application/json", ...directory };
   const request = (method: string, path: string, body?: unknown) =>
     fetch(`${url}${path}`, {
       method,
@@ -238,7 +286,7 @@ export async function startOpenCode(project: OpenCodeProject): Promise<OpenCodeS
     });
   const busEvents: BusEvent[] = [];
   const stopEvents = new AbortController();
-  void readEventStream(url, project.project, busEvents, stopEvents.signal).catch(() => {});
+  void readEventStream(url, directory, busEvents, stopEvents.signal).catch(() => {});
   const expectOk = async (response: Response, what: string) => {
     if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${await response.text()}`);
     return response;

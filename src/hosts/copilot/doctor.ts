@@ -1,0 +1,81 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { DoctorCheck, DoctorFinding } from "../doctor.js";
+import { quotedWords } from "../hook-kit/command.js";
+import { homeOf, missingFiles, notInstalledFinding } from "../hook-kit/doctor-files.js";
+import { versionFinding } from "../hook-kit/doctor-version.js";
+import { sqliteReader } from "../hook-kit/sqlite-read.js";
+import { detectVersion } from "../hook-kit/version.js";
+import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile } from "./install.js";
+
+const HOST = "copilot";
+/** The release whose hooks and todo table were measured (docs/copilot.md). */
+export const MIN_COPILOT_VERSION = "1.0.102";
+
+/** The program and script a hooks file runs (`"<node>" "<entry>" hook copilot ...`). */
+function commandFiles(text: string): string[] {
+  const hooks = (JSON.parse(text) as { hooks: Record<string, { bash: string }[]> }).hooks;
+  return quotedWords(Object.values(hooks)[0]?.[0]?.bash ?? "").slice(0, 2);
+}
+
+/**
+ * Copilot CLI: its version, and for each hooks file `install copilot` wrote:
+ * the program its command runs is there, and the todo list can be read.
+ */
+export const copilotDoctor: DoctorCheck = async (ctx) => {
+  const env = { ...ctx.env, HOME: homeOf(ctx.env, ctx.home) };
+  const files: { target: "project" | "user"; path: string; text: string }[] = [];
+  for (const target of ["project", "user"] as const) {
+    const path = join(copilotHooksDir(target, ctx.cwd, env), COPILOT_HOOKS_FILE);
+    const text = await readFile(path, "utf8").catch(() => null);
+    if (text !== null && isOurHooksFile(text)) files.push({ target, path, text });
+  }
+  const version = await detectVersion("copilot", ctx.env);
+  if (version === null && files.length === 0) return [];
+  const say = (check: string, ok: boolean, message: string, fix: string) =>
+    findings.push({ host: HOST, check, ok, message, ...(ok ? {} : { fix }) });
+  const findings: DoctorFinding[] = [
+    versionFinding(
+      {
+        host: HOST,
+        name: "Copilot CLI",
+        min: MIN_COPILOT_VERSION,
+        minReason: "the oldest tested",
+        missing: {
+          message: "the hooks are installed, but no `copilot` on PATH answers `copilot --version`",
+          fix: "npm install -g @github/copilot",
+        },
+        upgrade: "copilot update",
+      },
+      version,
+    ),
+  ];
+  if (files.length === 0) {
+    findings.push(notInstalledFinding(HOST, "hooks", "hooks file"));
+    return findings;
+  }
+  for (const file of files) {
+    const runs = commandFiles(file.text);
+    const missing = await missingFiles(runs);
+    const ok = missing.length === 0;
+    const message = ok
+      ? `runs ${runs.join(" ")}`
+      : `runs ${missing.join(", ")}, which is not there`;
+    say(
+      "hooks",
+      ok,
+      `${file.path} ${message}`,
+      `todo-continuation install copilot --${file.target}`,
+    );
+  }
+  const reader = sqliteReader(ctx.env);
+  say(
+    "todos",
+    reader !== null,
+    reader !== null
+      ? `Copilot's todos table is read with ${reader}`
+      : "Copilot's todo list is a SQLite table, and this machine has neither Node 22.13+ (node:sqlite) nor the sqlite3 program: nothing is ever nudged",
+    "use Node 22.13 or newer, or install sqlite3",
+  );
+  return findings;
+};

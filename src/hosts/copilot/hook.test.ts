@@ -1,0 +1,165 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCopilotHook } from "./hook.js";
+import { parseCopilotInput } from "./payload.js";
+import { todosFromRows } from "./todos.js";
+
+/** Payloads exactly as Copilot CLI 1.0.102 sent them (docs/copilot.md). */
+const SESSION = "fd351624-7b6a-4467-b286-27a544f4a2d4";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function world() {
+  const root = mkdtempSync(join(tmpdir(), "tc-copilot-hook-"));
+  dirs.push(root);
+  const sessionDir = join(root, "copilot-home", "session-state", SESSION);
+  mkdirSync(sessionDir, { recursive: true });
+  const transcriptPath = join(sessionDir, "events.jsonl");
+  writeFileSync(transcriptPath, "");
+  const store = join(root, "store");
+  const run = async (event: string, payload: object) => {
+    let stdout = "";
+    let stderr = "";
+    const code = await runCopilotHook(["--event", event, "--dir", store], {
+      stdin: Readable.from([JSON.stringify(payload)]),
+      stdout: {
+        write: (t: string) => {
+          stdout += t;
+        },
+      },
+      stderr: {
+        write: (t: string) => {
+          stderr += t;
+        },
+      },
+      env: { PATH: process.env.PATH },
+      cwd: root,
+    });
+    return { code, stdout, stderr };
+  };
+  const stop = (active = false) =>
+    run("agentStop", {
+      sessionId: SESSION,
+      timestamp: 1795719793639,
+      cwd: root,
+      transcriptPath,
+      stopReason: "end_turn",
+      stop_hook_active: active,
+    });
+  const prompt = (text: string) =>
+    run("userPromptSubmitted", {
+      sessionId: SESSION,
+      timestamp: 1795719793100,
+      cwd: root,
+      prompt: text,
+    });
+  /** The model's `sql` tool writes here; the sqlite3 program stands in for it. */
+  const sql = (query: string) => execFileSync("sqlite3", [join(sessionDir, "session.db"), query]);
+  sql(
+    "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT)",
+  );
+  return { stop, prompt, sql, run };
+}
+
+const hasSqlite3 = (() => {
+  try {
+    execFileSync("sqlite3", ["-version"]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!hasSqlite3)("hook copilot", () => {
+  it("blocks a stop while the todos table has open items, and allows it once all are done", async () => {
+    const w = world();
+    await w.prompt("Build the parser.");
+    w.sql(
+      "INSERT INTO todos (id, title, status) VALUES ('write-parser', 'Writing the parser', 'in_progress'), ('add-tests', 'Adding tests', 'pending')",
+    );
+    const first = await w.stop();
+    expect(first.code).toBe(0);
+    const reply = JSON.parse(first.stdout) as { decision: string; reason: string };
+    expect(reply.decision).toBe("block");
+    expect(reply.reason).toContain("Writing the parser");
+    expect(reply.reason).toContain("Adding tests");
+    // Copilot hands the reason back as a prompt: ours, so the budget keeps counting.
+    await w.prompt(reply.reason);
+    w.sql("UPDATE todos SET status = 'done'");
+    const last = await w.stop(true);
+    expect(last.stdout).toBe("");
+    expect(last.stderr).toContain("stop allowed (no-incomplete-todos)");
+  });
+
+  it("stops at the budget when nothing moves, below Copilot's own cap of 8", async () => {
+    const w = world();
+    await w.prompt("Migrate the database.");
+    w.sql("INSERT INTO todos (id, title, status) VALUES ('migrate', 'Migrating', 'pending')");
+    const answers: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { stdout } = await w.stop(i > 0);
+      answers.push(stdout === "" ? "allow" : "block");
+      if (stdout !== "") await w.prompt((JSON.parse(stdout) as { reason: string }).reason);
+    }
+    expect(answers.indexOf("allow")).toBeGreaterThan(0);
+    expect(answers.indexOf("allow")).toBeLessThanOrEqual(8);
+  });
+
+  it("allows the stop of a session without a list, and on any bad input", async () => {
+    const w = world();
+    expect((await w.stop()).stdout).toBe("");
+    const bad = await w.run("agentStop", { sessionId: SESSION, stop_hook_active: "yes" });
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("stop_hook_active must be a boolean");
+    w.sql("INSERT INTO todos (id, title, status) VALUES ('x', 'X', 'someday')");
+    const unknown = await w.stop();
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toContain('unknown status "someday"');
+  });
+});
+
+describe("Copilot payloads and rows", () => {
+  it("rejects a subagent's stop and reads the measured fields", () => {
+    expect(() =>
+      parseCopilotInput(JSON.stringify({ sessionId: "s", agentName: "explore" }), "agentStop"),
+    ).toThrow(/subagent/);
+    expect(
+      parseCopilotInput(
+        JSON.stringify({
+          sessionId: "s",
+          cwd: "/p",
+          transcriptPath: "/t",
+          stopReason: "end_turn",
+          stop_hook_active: true,
+        }),
+        "agentStop",
+      ),
+    ).toEqual({
+      kind: "agentStop",
+      sessionId: "s",
+      cwd: "/p",
+      transcriptPath: "/t",
+      stopReason: "end_turn",
+      stopHookActive: true,
+    });
+  });
+
+  it("maps Copilot's statuses and keeps a blocked item's reason", () => {
+    expect(
+      todosFromRows([
+        { id: "a", title: "A", status: "done" },
+        { id: "b", title: "B", description: "waits on review", status: "blocked" },
+      ]),
+    ).toEqual([
+      { id: "a", content: "A", status: "completed" },
+      { id: "b", content: "B", status: "blocked", blockedReason: "waits on review" },
+    ]);
+  });
+});

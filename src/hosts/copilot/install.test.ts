@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { copilotDoctor } from "./doctor.js";
+import { COPILOT_HOOKS_FILE, installCopilot, isOurHooksFile, uninstallCopilot } from "./install.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function fixture() {
+  const root = mkdtempSync(join(tmpdir(), "tc-install-copilot-"));
+  dirs.push(root);
+  const project = join(root, "project");
+  const pkg = join(root, "pkg");
+  mkdirSync(join(pkg, "dist", "cli"), { recursive: true });
+  writeFileSync(join(pkg, "dist", "cli", "main.js"), "");
+  mkdirSync(join(project, ".github", "hooks"), { recursive: true });
+  // Someone else's hooks file, which must survive every step byte for byte.
+  writeFileSync(join(project, ".github", "hooks", "lint.json"), '{"version":1,"hooks":{}}\n');
+  const home = join(root, "home");
+  const base = { projectDir: project, packageRoot: pkg, env: { HOME: home }, out: () => {} };
+  return { root, project, home, base };
+}
+
+const files = (dir: string) =>
+  Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), "utf8")]));
+
+describe("install copilot", () => {
+  it("adds its own hooks file, changes nothing on a reinstall, and uninstall restores the folder", async () => {
+    const { project, base } = fixture();
+    const hooks = join(project, ".github", "hooks");
+    const before = files(hooks);
+    const first = await installCopilot({ ...base, preset: "omo" });
+    expect(first.hooksPath).toBe(join(hooks, COPILOT_HOOKS_FILE));
+    const written = JSON.parse(readFileSync(first.hooksPath, "utf8"));
+    expect(written.version).toBe(1);
+    expect(Object.keys(written.hooks)).toEqual(["userPromptSubmitted", "agentStop"]);
+    expect(written.hooks.agentStop[0].bash).toMatch(
+      /^".+" ".+main\.js" hook copilot --preset omo --event agentStop$/,
+    );
+    const installed = files(hooks);
+    expect((await installCopilot({ ...base, preset: "omo" })).changes).toEqual([]);
+    expect(files(hooks)).toEqual(installed);
+    await uninstallCopilot(base);
+    expect(files(hooks)).toEqual(before);
+    expect((await uninstallCopilot(base)).changes).toEqual([]);
+  });
+
+  it("never replaces or removes a hooks file it did not write", async () => {
+    const { project, base } = fixture();
+    const path = join(project, ".github", "hooks", COPILOT_HOOKS_FILE);
+    writeFileSync(path, '{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"mine"}]}}\n');
+    await expect(installCopilot(base)).rejects.toThrow(/was not written by todo-continuation/);
+    expect((await uninstallCopilot(base)).changes).toEqual([]);
+    expect(isOurHooksFile(readFileSync(path, "utf8"))).toBe(false);
+    await expect(installCopilot({ ...base, preset: "fast" })).rejects.toThrow(/--preset/);
+  });
+
+  it("installs for the user in $COPILOT_HOME/hooks, else ~/.copilot/hooks", async () => {
+    const { root, home, base } = fixture();
+    const user = await installCopilot({ ...base, target: "user" });
+    expect(user.hooksPath).toBe(join(home, ".copilot", "hooks", COPILOT_HOOKS_FILE));
+    const other = await installCopilot({
+      ...base,
+      target: "user",
+      env: { HOME: home, COPILOT_HOME: join(root, "ch") },
+    });
+    expect(other.hooksPath).toBe(join(root, "ch", "hooks", COPILOT_HOOKS_FILE));
+  });
+});
+
+describe("copilotDoctor", () => {
+  it("names the program a hooks file runs when it is gone", async () => {
+    const { project, home, base, root } = fixture();
+    await installCopilot(base);
+    rmSync(join(root, "pkg"), { recursive: true });
+    const findings = await copilotDoctor({
+      cwd: project,
+      home,
+      env: { HOME: home, PATH: "/nowhere" },
+    });
+    const hooks = findings.find((f) => f.check === "hooks");
+    expect(hooks?.ok).toBe(false);
+    expect(hooks?.message).toContain(join(root, "pkg", "dist", "cli", "main.js"));
+    expect(findings.find((f) => f.check === "version")?.ok).toBe(false);
+  });
+});

@@ -1,0 +1,107 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import {
+  type ClaudeCodeInstallOptions,
+  checkPreset,
+  packageRootOf,
+} from "../claude-code/install.js";
+import { hookScript } from "../hook-kit/command.js";
+import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
+import { COPILOT_EVENTS } from "./payload.js";
+
+/**
+ * `install copilot` writes one hooks file of its own into Copilot's hooks folder:
+ * `<git root>/.github/hooks/` or `$COPILOT_HOME/hooks/` (default ~/.copilot/hooks/).
+ * It owns that file whole (hook-kit/own-file.ts), so no other byte changes.
+ */
+
+export type CopilotTarget = "project" | "user";
+
+/** Claude Code's install options, for Copilot's hooks folders (no version gate). */
+export type CopilotInstallOptions = Omit<ClaudeCodeInstallOptions, "target" | "claudeVersion"> & {
+  target?: CopilotTarget;
+};
+
+export type CopilotInstallResult = { hooksPath: string; changes: string[] };
+
+export const COPILOT_HOOKS_FILE = "todo-continuation.json";
+
+/** Copilot kills a hook after `timeoutSec`; the stop hook reads a small SQLite file. */
+const TIMEOUT_SEC = 30;
+
+export function copilotHooksDir(
+  target: CopilotTarget,
+  project: string,
+  env: Record<string, string | undefined>,
+): string {
+  if (target === "project") return join(project, ".github", "hooks");
+  const home = env.COPILOT_HOME;
+  if (home && isAbsolute(home)) return join(home, "hooks");
+  return join(env.HOME?.trim() ? env.HOME : homedir(), ".copilot", "hooks");
+}
+
+/** The hooks file: our command for each event we answer, with `--event` naming it. */
+export function copilotHooksContent(command: string): string {
+  const hooks = Object.fromEntries(
+    COPILOT_EVENTS.map((event) => [
+      event,
+      [{ type: "command", bash: `${command} --event ${event}`, timeoutSec: TIMEOUT_SEC }],
+    ]),
+  );
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+/** Whether a hooks file is one we wrote: every command is our hook's. */
+export function isOurHooksFile(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as { hooks?: Record<string, { bash?: unknown }[]> };
+    const entries = Object.values(parsed.hooks ?? {}).flat();
+    const ours = / hook copilot( --preset [\w-]+)? --event \w+$/;
+    return (
+      entries.length > 0 && entries.every((e) => typeof e.bash === "string" && ours.test(e.bash))
+    );
+  } catch {
+    return false;
+  }
+}
+
+function setup(options: CopilotInstallOptions) {
+  const project = resolve(options.projectDir ?? process.cwd());
+  const dir = copilotHooksDir(options.target ?? "project", project, options.env ?? process.env);
+  const out = options.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  return { project, path: join(dir, COPILOT_HOOKS_FILE), out };
+}
+
+export async function installCopilot(
+  options: CopilotInstallOptions = {},
+): Promise<CopilotInstallResult> {
+  checkPreset(options.preset);
+  const { project, path, out } = setup(options);
+  const { node, script } = hookScript(
+    {
+      projectDir: project,
+      packageRoot: options.packageRoot ?? packageRootOf(),
+      nodePath: options.nodePath ?? process.execPath,
+      portable: false,
+      ...(options.entry !== undefined ? { entry: options.entry } : {}),
+    },
+    ["dist", "cli", "main.js"],
+    "",
+  );
+  const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
+  const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`);
+  const changes = await writeOwnFile(path, content, isOurHooksFile, out, "Copilot hooks");
+  if (changes.length > 0) {
+    out(
+      "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).",
+    );
+  }
+  return { hooksPath: path, changes };
+}
+
+export async function uninstallCopilot(
+  options: CopilotInstallOptions = {},
+): Promise<CopilotInstallResult> {
+  const { path, out } = setup(options);
+  return { hooksPath: path, changes: await removeOwnFile(path, isOurHooksFile, out) };
+}

@@ -1,0 +1,51 @@
+import { fieldReaders } from "../hook-kit/fields.js";
+
+/**
+ * Copilot CLI's hook payloads, as measured on 1.0.102 (docs/copilot.md). They
+ * carry no event name, so the installed command names it (`--event`), and the
+ * fields are checked against that event: a payload that does not fit is an
+ * error, which allows the stop.
+ */
+
+export const COPILOT_EVENTS = ["userPromptSubmitted", "agentStop"] as const;
+export type CopilotEventName = (typeof COPILOT_EVENTS)[number];
+
+export type CopilotEvent =
+  | { kind: "userPromptSubmitted"; sessionId: string; cwd: string | null; prompt: string }
+  | {
+      kind: "agentStop";
+      sessionId: string;
+      cwd: string | null;
+      transcriptPath: string | null;
+      stopReason: string | null;
+      /** A stop right after a block (ours or another hook's). */
+      stopHookActive: boolean;
+    };
+
+export class CopilotInputError extends Error {}
+
+const { optionalString, requiredString, requiredText, optionalBoolean, parseObject } =
+  fieldReaders(CopilotInputError);
+
+/** Parses one payload of `event` (stdin of the hook command). */
+export function parseCopilotInput(text: string, event: CopilotEventName): CopilotEvent {
+  const raw = parseObject(text);
+  const sessionId = requiredString(raw, "sessionId");
+  const cwd = optionalString(raw, "cwd");
+  if (event === "userPromptSubmitted") {
+    return { kind: event, sessionId, cwd, prompt: requiredText(raw, "prompt") };
+  }
+  // Subagents have their own stop event; an agent id here means this is not the main agent.
+  if (raw.agentId !== undefined || raw.agentName !== undefined) {
+    throw new CopilotInputError("the agentStop payload names a subagent");
+  }
+  const active = raw.stop_hook_active === undefined ? "stopHookActive" : "stop_hook_active";
+  return {
+    kind: event,
+    sessionId,
+    cwd,
+    transcriptPath: optionalString(raw, "transcriptPath"),
+    stopReason: optionalString(raw, "stopReason"),
+    stopHookActive: optionalBoolean(raw, active),
+  };
+}

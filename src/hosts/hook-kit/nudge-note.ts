@@ -1,0 +1,31 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+/**
+ * Some hosts (Copilot CLI) hand a block's reason back to the hook as the next
+ * user prompt. The hook notes the nudge's hash, in the store's folder, before
+ * it answers; the prompt that matches the note is then known as ours, not the
+ * user's (which would reset the budget on every nudge). One note per session.
+ */
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+
+const notePath = (dir: string, host: string, sessionId: string) =>
+  join(dir, `${host}-nudges`, `${hash(sessionId)}.sha256`);
+
+/** Notes `text` as the nudge just sent to `sessionId`. */
+export async function noteNudge(dir: string, host: string, sessionId: string, text: string) {
+  const path = notePath(dir, host, sessionId);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, hash(text));
+}
+
+/** Whether `prompt` is the nudge last noted for `sessionId`; the note is used up either way. */
+export async function isNotedNudge(dir: string, host: string, sessionId: string, prompt: string) {
+  const path = notePath(dir, host, sessionId);
+  const noted = await readFile(path, "utf8").catch(() => null);
+  if (noted === null) return false;
+  await rm(path, { force: true });
+  return noted === hash(prompt);
+}

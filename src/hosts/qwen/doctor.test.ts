@@ -1,0 +1,40 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { qwenDoctor } from "./doctor.js";
+import { installQwen } from "./install.js";
+
+const root = mkdtempSync(join(tmpdir(), "tc-qwen-doctor-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("doctor for Qwen Code", () => {
+  it("says nothing without an install, then checks hooks, script, switch and todo tool", async () => {
+    const cwd = join(root, "project");
+    const home = join(root, "home");
+    mkdirSync(cwd, { recursive: true });
+    mkdirSync(home);
+    const ctx = { cwd, home, env: {} };
+    expect(await qwenDoctor(ctx)).toEqual([]);
+    mkdirSync(join(root, "todo-continuation"));
+    const entry = join(root, "todo-continuation", "main.js");
+    writeFileSync(entry, "");
+    await installQwen({ projectDir: cwd, env: { HOME: home }, entry, out: () => undefined });
+    const healthy = await qwenDoctor(ctx);
+    expect(healthy.filter((f) => !f.ok).map((f) => f.check)).toEqual(["todo-tool"]);
+    const path = join(cwd, ".qwen", "settings.json");
+    const settings = JSON.parse(readFileSync(path, "utf8"));
+    delete settings.hooks.Stop;
+    settings.disableAllHooks = true;
+    settings.tools = { todoWrite: { enabled: true } };
+    writeFileSync(path, JSON.stringify(settings));
+    rmSync(entry);
+    const broken = await qwenDoctor(ctx);
+    expect(broken.filter((f) => !f.ok).map((f) => f.check)).toEqual([
+      "hooks",
+      "loadable",
+      "enabled",
+    ]);
+    expect(broken.find((f) => f.check === "hooks")?.message).toContain("lacks our Stop hook");
+  });
+});

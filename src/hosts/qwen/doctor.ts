@@ -1,0 +1,74 @@
+import { existsSync } from "node:fs";
+import { commandScript } from "../claude-code/command.js";
+import type { DoctorCheck, DoctorFinding } from "../doctor.js";
+import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { readJsonFile } from "../hook-kit/settings-file.js";
+import { enablesTodoWrite, qwenSettingsPath } from "./install.js";
+import { QWEN } from "./protocol.js";
+import { mergeQwenHooks, qwenCommand, qwenStopTimeout } from "./settings.js";
+
+/**
+ * `doctor` for Qwen Code: our hooks in the project's or the user's settings,
+ * complete, naming a script that exists, not switched off by
+ * `disableAllHooks`, and a `todo_write` tool turned on. Nothing installed:
+ * no findings.
+ */
+export const qwenDoctor: DoctorCheck = async (ctx) => {
+  const findings: DoctorFinding[] = [];
+  const say = (check: string, ok: boolean, message: string, fix: string) =>
+    findings.push({ host: QWEN, check, ok, message, ...(ok ? {} : { fix }) });
+  const values: unknown[] = [];
+  let stopMs: number | null | undefined;
+  for (const target of ["project", "user"] as const) {
+    const path = qwenSettingsPath(target, ctx.cwd, { ...ctx.env, HOME: ctx.home });
+    const fix = `todo-continuation install qwen --${target}`;
+    const file = await readJsonFile(path).catch((error: Error) => error);
+    if (file instanceof Error) {
+      say("settings", false, file.message, `fix ${path} by hand`);
+      continue;
+    }
+    values.push(file.value);
+    const command = qwenCommand(file.value);
+    if (command === null) continue;
+    // An event our install would still add is one the file lacks.
+    const merged = mergeQwenHooks(file.value, command, path, 30);
+    const missing = merged.changes.filter((c) => c.startsWith("added ")).map((c) => c.slice(6));
+    const complete = missing.length === 0;
+    say(
+      "hooks",
+      complete,
+      complete ? `hooks installed in ${path}` : `${path} lacks our ${missing.join(", ")}`,
+      fix,
+    );
+    const script = commandScript(command, ctx.cwd);
+    const found = script !== null && existsSync(script);
+    say(
+      "loadable",
+      found,
+      `the hook command names ${script ?? "no script"}${found ? "" : ", which does not exist"}`,
+      fix,
+    );
+    // Qwen reads a command hook's timeout in seconds, and 1000 or more in milliseconds.
+    const timeout = qwenStopTimeout(file.value);
+    stopMs ??= timeout === null ? null : timeout >= 1000 ? timeout : timeout * 1000;
+  }
+  if (stopMs === undefined) return findings;
+  findings.push(...verifyFindings(QWEN, ctx, stopMs, "todo-continuation install qwen"));
+  const off = values.some((v) => (v as { disableAllHooks?: unknown })?.disableAllHooks === true);
+  say(
+    "enabled",
+    !off,
+    off ? "disableAllHooks is set: Qwen Code runs no hooks" : "hooks are enabled",
+    'remove "disableAllHooks": true',
+  );
+  const tool = values.some(enablesTodoWrite);
+  say(
+    "todo-tool",
+    tool,
+    tool
+      ? "todo_write is turned on"
+      : "todo_write is off (Qwen Code's default): the agent keeps no list",
+    'add "tools": {"todoWrite": {"enabled": true}} to .qwen/settings.json',
+  );
+  return findings;
+};
