@@ -268,6 +268,8 @@ export interface ContinuationState {
    * delivered, so none goes out twice. Absent or null: none sent.
    */
   notified?: NotifiedMemory | null;
+  /** The project folder the scope's sessions work in, as its host last said. Absent: unknown. */
+  projectDir?: string;
 }
 
 /** Notification events recorded as sent, per episode (see `core/notify`). */

@@ -4,6 +4,7 @@ import { raiseEpisode } from "../core/engine/allowance.js";
 import { decide } from "../core/engine/decide.js";
 import { decisionLogEntry } from "../core/engine/log-entry.js";
 import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
+import { parseProjectDir } from "../core/engine/state.js";
 import {
   armRestartKick,
   drainReminders,
@@ -102,6 +103,11 @@ export interface RuntimeOptions {
    * `send`, at most once per event per episode. Absent: none.
    */
   notify?: RuntimeNotify | null;
+  /**
+   * The project folder the host's session works in: recorded in the scope's
+   * state (for the dashboard and `show`) when it differs. Absent: none recorded.
+   */
+  projectDir?: string;
 }
 
 /** Where the runtime hands notifications (see `createNotifier` in `notify/notifier.ts`). */
@@ -222,6 +228,7 @@ export class ContinuationRuntime {
   #mode: ContinuationMode;
   #prices: PriceTable;
   #notify: RuntimeNotify | null;
+  #projectDir: string | undefined;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -236,6 +243,13 @@ export class ContinuationRuntime {
     this.#mode = checkMode(options.mode);
     this.#prices = priceTable(options.prices);
     this.#notify = options.notify ?? null;
+    this.#projectDir = parseProjectDir(options.projectDir);
+  }
+
+  /** The state with this host's project folder in it; the same object when it is already there. */
+  #withProject(state: ContinuationState): ContinuationState {
+    const dir = this.#projectDir;
+    return dir === undefined || state.projectDir === dir ? state : { ...state, projectDir: dir };
   }
 
   /** What a turn costs by this runtime's prices: USD, or null when its model has no price. */
@@ -275,6 +289,8 @@ export class ContinuationRuntime {
       verify?: VerifyOptions | null;
       /** Left as it is when absent (hosts that do not notify never pass it). */
       notify?: RuntimeNotify | null;
+      /** Left as it is when absent (a host that learns its folder late passes it here). */
+      projectDir?: string;
     },
   ): void {
     const preset = resolvePreset(options.preset);
@@ -287,6 +303,7 @@ export class ContinuationRuntime {
     this.#nudgeStyle = options.nudgeStyle ?? preset.nudgeStyle;
     this.#verify = options.verify ?? null;
     if (options.notify !== undefined) this.#notify = options.notify;
+    if (options.projectDir !== undefined) this.#projectDir = parseProjectDir(options.projectDir);
   }
 
   now(): number {
@@ -311,7 +328,9 @@ export class ContinuationRuntime {
   /** Records how the last assistant turn ended; an abort blocks nudges unless a restart caused it. */
   async turnEnded(scope: Scope, end: TurnEnd): Promise<void> {
     const now = this.#now();
-    await this.#updateState(scope, (state) => this.#recordOutcome(state, end, now));
+    await this.#updateState(scope, (state) =>
+      this.#withProject(this.#recordOutcome(state, end, now)),
+    );
   }
 
   #recordOutcome(state: ContinuationState, end: TurnEnd, now: number): ContinuationState {
@@ -383,7 +402,12 @@ export class ContinuationRuntime {
       const same =
         nextId === snap.todos.nextId &&
         text === JSON.stringify([snap.todos.todos, snap.todos.phases]);
-      return same ? { result: undefined } : { todos: { ...list, nextId }, result: undefined };
+      const state = this.#withProject(snap.state);
+      return {
+        ...(same ? {} : { todos: { ...list, nextId } }),
+        ...(state === snap.state ? {} : { state }),
+        result: undefined,
+      };
     });
   }
 
@@ -598,7 +622,7 @@ export class ContinuationRuntime {
         entry.note = entry.note === undefined ? sent : `${entry.note}; ${sent}`;
       }
       return {
-        state: notified.state,
+        state: this.#withProject(notified.state),
         log: [entry],
         result: { ...made, entry, notifications: notified.notifications },
       };

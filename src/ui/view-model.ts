@@ -109,7 +109,7 @@ export interface OverviewRow {
   /** What the scope needs from the person watching (see groups.ts). */
   group: GroupName;
   groupWhy: string;
-  /** The project folder its sessions work in, when the store is a project's own; else null. */
+  /** The project folder its sessions work in: as its host recorded it, else the store's project; else null. */
   project: string | null;
   /** The open episode's model as the host reported it; null when not reported. */
   model: string | null;
@@ -332,6 +332,8 @@ export function overviewRow(input: {
     last,
   });
   const log = input.log ?? (last === null ? [] : [last]);
+  // What the host recorded wins over what the store's location suggests.
+  const project = snapshot.state.projectDir ?? input.project ?? null;
   return {
     key: scope.key,
     kind: scope.kind,
@@ -350,7 +352,7 @@ export function overviewRow(input: {
     verify: verificationView(snapshot.state, summary),
     group: grouping.group,
     groupWhy: grouping.why,
-    project: input.project ?? null,
+    project,
     model: episode?.model ?? null,
     lastEventAt: lastEventAt(snapshot.state, last),
     spend:
@@ -364,7 +366,7 @@ export function overviewRow(input: {
       STATE_WORDS[state],
       GROUP_WORDS[grouping.group],
       episode?.model,
-      input.project,
+      project,
       problem?.message,
     ]),
   };

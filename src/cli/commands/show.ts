@@ -54,6 +54,7 @@ export const showCommand: CommandSpec = {
     const { style } = ctx;
     const now = runtime.now();
     ctx.out(`${style.bold(label)}  ${style.dim(scope.key)}`);
+    if (snapshot.state.projectDir !== undefined) ctx.out(`project: ${snapshot.state.projectDir}`);
     for (const line of problemLines(problems, style)) ctx.out(line);
     ctx.out();
     const counts = describeCounts(countStatuses(snapshot.todos.todos));

@@ -303,8 +303,24 @@ export function parseContinuationState(raw: unknown): ContinuationState {
   if (raw.notified !== undefined && raw.notified !== null) {
     state.notified = parseNotified(raw.notified);
   }
+  // Shown, never decided on: a bad value is dropped, not distrusted.
+  const projectDir = parseProjectDir(raw.projectDir);
+  if (projectDir !== undefined) state.projectDir = projectDir;
   state.untrusted = !trusted || untrusted !== false;
   return state;
+}
+
+/** Longest project folder kept (a path, not a document). */
+export const MAX_PROJECT_DIR_CHARS = 4096;
+
+/** A stored project folder: a non-empty string of sane length with no control characters (it is printed), else absent. */
+export function parseProjectDir(raw: unknown): string | undefined {
+  return typeof raw === "string" &&
+    raw !== "" &&
+    raw.length <= MAX_PROJECT_DIR_CHARS &&
+    !/\p{Cc}/u.test(raw)
+    ? raw
+    : undefined;
 }
 
 /**

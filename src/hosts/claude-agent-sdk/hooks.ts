@@ -157,6 +157,7 @@ export function todoContinuationHooks(options: AgentSdkHookOptions = {}): AgentS
         ...(options.preset !== undefined ? { preset: options.preset } : {}),
         ...(options.limits !== undefined ? { limits: options.limits } : {}),
         ...(options.now !== undefined ? { now: options.now } : {}),
+        projectDir: project,
       };
       const response = await handleHookEvent(event, hookOptions);
       for (const line of response.stderr) log(line);

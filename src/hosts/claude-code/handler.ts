@@ -77,6 +77,8 @@ export interface HookOptions {
   project?: () => HookProject;
   /** Another host's names for the same protocol. Default: Claude Code's. */
   protocol?: HookProtocol;
+  /** The session's project folder, recorded in the scope's state. */
+  projectDir?: string;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -193,6 +195,7 @@ class HookContext {
       ...(project?.verify !== undefined ? { verify: project.verify } : {}),
       ...(project?.notify !== undefined ? { notify: project.notify } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),
+      ...(o.projectDir !== undefined ? { projectDir: o.projectDir } : {}),
       ...(closeInstruction !== undefined ? { closeInstruction } : {}),
     });
   }

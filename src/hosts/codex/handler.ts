@@ -25,6 +25,8 @@ export const CODEX_HOST = "codex";
 
 export interface CodexHookOptions {
   store: Store;
+  /** The session's project folder, recorded in the scope's state. */
+  projectDir?: string;
   preset?: PresetName;
   limits?: Partial<Limits>;
   now?: () => number;
@@ -73,6 +75,7 @@ function runtimeFor(
     ...(project?.verify !== undefined ? { verify: project.verify } : {}),
     ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
   });
 }
 

@@ -12,12 +12,13 @@ export const HOST = "copilot";
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
 export async function handleCopilotEvent(
   event: CopilotEvent,
-  options: Pick<HookContext, "store" | "preset" | "storeRoot">,
+  options: Pick<HookContext, "store" | "preset" | "storeRoot"> & { projectDir?: string },
 ): Promise<HookReply> {
   const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
   const runtime = new ContinuationRuntime({
     store: options.store,
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
   });
   if (event.kind === "userPromptSubmitted") {
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.

@@ -26,6 +26,8 @@ export const GEMINI_HOST = "gemini";
 
 export interface GeminiHookOptions {
   store: Store;
+  /** The session's project folder, recorded in the scope's state. */
+  projectDir?: string;
   children: ChildRuns;
   preset?: PresetName;
   limits?: Partial<Limits>;
@@ -71,6 +73,7 @@ function runtimeOf(
     ...(project?.verify !== undefined ? { verify: project.verify } : {}),
     ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
     ...(closeInstruction !== undefined ? { closeInstruction } : {}),
   });
 }

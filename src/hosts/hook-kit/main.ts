@@ -29,6 +29,8 @@ export interface HookContext {
   args: HookArgs;
   /** The file store's folder (notes of the host's own live beside the store). */
   storeRoot: string;
+  /** The session's project folder (recorded in the scope's state for the dashboard). */
+  projectDir: string;
 }
 
 /** Where an event's session works and keeps its store. */
@@ -127,6 +129,7 @@ export async function runHookMain<E>(
       env: io.env,
       args,
       storeRoot: root,
+      projectDir: project,
     });
   } catch (error) {
     reply = spec.failure(error);

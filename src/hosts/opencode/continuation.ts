@@ -198,6 +198,7 @@ export class OpenCodeContinuation {
       closeInstruction: settings.closeInstruction,
       now: this.#now,
       onDecision: (scope, entry) => this.#logDecision(scope, entry),
+      ...(project !== undefined ? { projectDir: project.directory } : {}),
     });
     this.#agents = new AgentDirectory({
       fetchAgents: async () => {

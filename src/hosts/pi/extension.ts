@@ -117,6 +117,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(options.onDecision ? { onDecision: options.onDecision } : {}),
+      ...(options.cwd ? { projectDir: options.cwd } : {}),
     });
     let lastContext: PiContext | null = null;
     const show = (text: string, type: "warning" | "error") => {
@@ -173,6 +174,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
             limits,
             verify:
               file.verify === null ? null : { settings: file.verify, cwd: watcher.cwd, cacheDir },
+            projectDir: watcher.cwd,
             ...((file.mode ?? options.mode) !== undefined
               ? { mode: file.mode ?? options.mode }
               : {}),
