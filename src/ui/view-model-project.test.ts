@@ -13,16 +13,16 @@ async function rowWith(recorded: string | undefined, fromStore: string | null) {
   });
   await runtime.setTodos(worker, [{ content: "a", status: "pending" }]);
   const snapshot = await runtime.store.read(worker);
-  const { decision, summary } = runtime.preview(snapshot);
+  const { limits } = runtime;
+  // The decision and summary as the dashboard computes them.
   return overviewRow({
-    scope: worker,
-    label: "worker",
+    ...runtime.preview(snapshot),
     snapshot,
-    summary,
-    decision,
+    limits,
+    now: 0,
     last: null,
-    limits: runtime.limits,
-    now: runtime.now(),
+    scope: worker,
+    label: "w",
     project: fromStore,
   });
 }
