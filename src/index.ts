@@ -5,6 +5,7 @@
  * `/opencode`, `/pi`, `/ai-sdk`, `/mcp`, `/postgres`).
  */
 export * from "./core/index.js";
+export { createRuntimeNotifier, type RuntimeNotifierOptions } from "./notify/runtime-notifier.js";
 export * from "./runtime/index.js";
 export * from "./store/file/index.js";
 export { MemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
