@@ -218,6 +218,32 @@ describe("watchFileStore", () => {
     for (let i = 0; i < 10; i++) await seen.seesAfter(cron.key, () => w.state(i % 2 === 0));
   }, 60_000);
 
+  it("notices the todo folder's removal and return though no event tells of them", async () => {
+    // The kernel reports a folder's own removal only once nothing holds it open: a watch that
+    // never hears of it, nor of the folders inside it going, must still find out, every time.
+    const blind = ((path: string, options: object, listener: (e: string, f: string) => void) =>
+      fsWatch(path, options, (event, filename) => {
+        // Folders' names (the todo folder's own, a kind's, the state folder) are never heard.
+        const name = String(filename);
+        if (filename === null || !name.includes(".") || name === ".state") return;
+        listener(event, name);
+      })) as unknown as typeof fsWatch;
+    const seen = await start({ watch: blind, pollMs: 50 }, async (s) => {
+      await writes(s, cron).list("before");
+      await writes(s, cron).state(true);
+    });
+    const w = writes(store!, cron);
+    for (let round = 0; round < 3; round++) {
+      await seen.seesAfter(cron.key, () => w.list(`watched ${round}`));
+      await rm(store!.todoDir, { recursive: true, force: true });
+      await expect.poll(() => watch!.status().mode, { timeout: 10_000 }).toBe("polling");
+      expect(watch!.status()).toMatchObject({ reason: expect.stringContaining("was removed") });
+      await seen.seesAfter(cron.key, () => w.list(`while gone ${round}`));
+      await seen.seesAfter(cron.key, () => w.state(round % 2 === 0));
+      await expect.poll(() => watch!.status().mode, { timeout: 10_000 }).toBe("watching");
+    }
+  }, 60_000);
+
   it("falls back to rescanning when a folder cannot be watched, and says why", async () => {
     const failing = (() => {
       throw Object.assign(new Error("inotify limit reached"), { code: "ENOSPC" });

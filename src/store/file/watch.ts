@@ -58,7 +58,10 @@ export function scopeKeyOfFile(relative: string): string | "transient" | null {
 export interface WatchOptions {
   /** Changes are reported in batches, at most this often: a transaction touches several files. */
   settleMs?: number;
-  /** How often the store is rescanned once the folder watch has failed. */
+  /**
+   * How often the store is rescanned once the folder watch has failed, and how often the todo
+   * folder itself is looked at while the watch works (one lstat).
+   */
   pollMs?: number;
   /**
    * How often the watch checks itself against a rescan even while it works: a change the
@@ -170,6 +173,7 @@ export function watchFileStore(
   let flushTimer: NodeJS.Timeout | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
   let auditTimer: NodeJS.Timeout | null = null;
+  let rootTimer: NodeJS.Timeout | null = null;
   let closed = false;
   /** Keys the events reported since the last audit began, to tell a missed change from a seen one. */
   let reportedSinceAudit = new Set<string>();
@@ -358,7 +362,9 @@ export function watchFileStore(
     inodes.clear();
     seen.clear();
     if (auditTimer !== null) clearTimeout(auditTimer);
+    if (rootTimer !== null) clearTimeout(rootTimer);
     auditTimer = null;
+    rootTimer = null;
     watchAgain = resumable;
     setStatus({ mode: "polling", everyMs: pollMs, reason });
     void poll();
@@ -392,8 +398,31 @@ export function watchFileStore(
     auditTimer.unref();
   };
 
+  /**
+   * Looks at the todo folder itself every `pollMs` while watching. Its removal is reported by an
+   * event only once nothing holds the folder open any more (an open handle anywhere, a scan in
+   * flight, defers it, sometimes for good), and a removal that is still under way when its
+   * subfolders' events are read looks like no removal at all. One lstat every `pollMs` settles it.
+   */
+  const guardRoot = async () => {
+    rootTimer = null;
+    if (closed || status.mode !== "watching") return;
+    const info = await lstat(todoDir).catch(() => null);
+    if (closed || status.mode !== "watching") return;
+    const known = inodes.get("");
+    if (!info?.isDirectory() || (known !== undefined && info.ino !== known)) await recheck("");
+    if (closed || status.mode !== "watching") return;
+    rootTimer = setTimeout(() => void guardRoot(), pollMs);
+    rootTimer.unref();
+  };
+
   const startAudit = () => {
-    if (auditMs <= 0 || closed || status.mode !== "watching") return;
+    if (closed || status.mode !== "watching") return;
+    if (rootTimer === null) {
+      rootTimer = setTimeout(() => void guardRoot(), pollMs);
+      rootTimer.unref();
+    }
+    if (auditMs <= 0) return;
     auditBase = null;
     auditTimer = setTimeout(() => void audit(), auditMs);
     auditTimer.unref();
@@ -409,7 +438,7 @@ export function watchFileStore(
     status: () => status,
     close() {
       closed = true;
-      for (const timer of [flushTimer, pollTimer, auditTimer])
+      for (const timer of [flushTimer, pollTimer, auditTimer, rootTimer])
         if (timer !== null) clearTimeout(timer);
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
