@@ -1,10 +1,12 @@
-// Bundles each host's hook process into one file, `dist/hook/<host>.js`, from
-// the modules tsc built. A hook process starts once per agent event: reading one
-// file instead of some fifty modules is most of what separates it from a bare
-// `node` start. Packages and Node's own modules stay imports; the PostgreSQL
-// store stays the unbundled module it is in `dist/store/postgres/`, loaded only
-// when a database is named.
-import { rmSync } from "node:fs";
+// Bundles each host's hook process into one CommonJS file, `dist/hook/<host>.cjs`,
+// from the modules tsc built. A hook process starts once per agent event: reading
+// one file instead of some fifty modules, compiled from V8's code cache
+// (src/hosts/hook-kit/code-cache.ts), is most of what separates it from a bare
+// `node` start. Packages and Node's own modules stay requires (those a stop never
+// uses are loaded on first use); the PostgreSQL store stays the unbundled ES
+// module it is in `dist/store/postgres/`, imported only when a database is named.
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -65,10 +67,74 @@ for (const [host, runner] of Object.entries(HOSTS)) {
       },
     ],
     output: {
-      file: `${out}/${host}.js`,
-      format: "esm",
+      file: `${out}/${host}.cjs`,
+      format: "cjs",
       codeSplitting: false,
       comments: false,
     },
   });
+}
+
+// The command hooks run (`dist/hook/main.cjs hook <host>`): CommonJS, so a hook process never
+// starts Node's ES module loader.
+await build({
+  input: ENTRY,
+  platform: "node",
+  logLevel: "warn",
+  plugins: [
+    {
+      name: "hook-main",
+      resolveId(source) {
+        if (source === ENTRY) return ENTRY;
+        if (!source.startsWith(".") && !source.startsWith("/")) return { id: source, external: true };
+        return null;
+      },
+      load(id) {
+        if (id !== ENTRY) return null;
+        return [
+          `import { main } from ${JSON.stringify(`${dist}hosts/hook-kit/hook-main.js`)};`,
+          "void main(__dirname);",
+        ].join("\n");
+      },
+    },
+  ],
+  output: { file: `${out}/main.cjs`, format: "cjs", codeSplitting: false, comments: false },
+});
+
+/**
+ * Node modules a hook's stop never uses, loaded on first use instead of at start:
+ * each costs a new process milliseconds to load.
+ */
+const LAZY = ["node:child_process", "node:crypto", "node:timers/promises"];
+/**
+ * A bundle's `import()` of a Node module or of a file beside it (the PostgreSQL store): code
+ * compiled by `vm` cannot run `import()`, so the loader serves these as `__import()`.
+ */
+const ESM_IMPORT = /(?<![\w$.])import\((["'])((?:node:|\.\.?\/)[^"'\\]+)\1\)/g;
+
+for (const host of Object.keys(HOSTS)) {
+  const file = `${out}/${host}.cjs`;
+  let code = readFileSync(file, "utf8");
+  if (/^\/\/ todo-continuation bundle /.test(code)) throw new Error(`${file} is already finished`);
+  code = code.replace(ESM_IMPORT, (_, quote, id) => `__import(${quote}${id}${quote})`);
+  if (/(?<![\w$.])import\(/.test(code.replaceAll(/(["'`])(?:(?!\1)[^\\\n]|\\.)*\1/g, '""'))) {
+    throw new Error(`${file}: an import() the loader cannot serve would fail under vm`);
+  }
+  for (const id of LAZY) {
+    const line = new RegExp(`^let (\\w+) = require\\(${JSON.stringify(id)}\\);$`, "m");
+    code = code.replace(line, (_, name) => `let ${name} = __lazy(${JSON.stringify(id)});`);
+    if (code.includes(`require(${JSON.stringify(id)})`)) {
+      throw new Error(`${file}: ${id} is required in a form the build does not make lazy`);
+    }
+  }
+  const lazy = [
+    "/** A Node module loaded on first use of one of its exports. */",
+    "function __lazy(id) {",
+    "  let loaded;",
+    "  return new Proxy({}, { get: (_, key) => (loaded ??= require(id))[key] });",
+    "}",
+  ].join("\n");
+  const body = `${lazy}\n${code}`;
+  const id = createHash("sha256").update(body).digest("hex").slice(0, 16);
+  writeFileSync(file, `// todo-continuation bundle ${id}\n${body}`);
 }

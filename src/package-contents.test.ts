@@ -98,10 +98,13 @@ describe("the packed package", () => {
     }
   });
 
-  it("has each host's hook bundle the build makes", () => {
-    const bundles = ["claude-code", "codex", "gemini", "qwen"].map(
-      (host) => `dist/hook/${host}.js`,
-    );
+  it("has the hook command and each host's hook bundle the build makes", () => {
+    const bundles = [
+      "dist/hook/main.cjs",
+      ...["claude-code", "codex", "copilot", "gemini", "qwen"].map(
+        (host) => `dist/hook/${host}.cjs`,
+      ),
+    ];
     expect(bundles.filter((path) => !files.has(path))).toEqual([]);
   });
 });

@@ -6,8 +6,7 @@ import { fileURLToPath } from "node:url";
 
 /**
  * Wall-clock time of one hook process answering a Stop that blocks (the
- * path a host waits on), the Codex and Gemini CLI hook entries against Claude
- * Code's CLI hook, interleaved so all see the same machine. Milliseconds per call.
+ * path a host waits on), the Codex and Gemini CLI hooks against Claude Code's, interleaved so all see the same machine. Milliseconds per call.
  */
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,9 +36,11 @@ export function benchHookLatency(calls: number): {
 } {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));
   try {
-    const codex = [join(DIST, "hosts", "codex", "hook-main.js"), "--dir", join(dir, "codex")];
-    const claude = [join(DIST, "cli", "main.js"), "hook", "claude-code", "--dir", join(dir, "cc")];
-    const gemini = [join(DIST, "hosts", "gemini", "hook-main.js"), "--dir", join(dir, "gemini")];
+    // The command each installer writes: the package's hook entry with the host's name.
+    const main = join(DIST, "hook", "main.cjs");
+    const codex = [main, "hook", "codex", "--dir", join(dir, "codex")];
+    const claude = [main, "hook", "claude-code", "--dir", join(dir, "cc")];
+    const gemini = [main, "hook", "gemini", "--dir", join(dir, "gemini")];
     const geminiEnv = { ...process.env, TODO_CONTINUATION_GEMINI_CHILDREN: join(dir, "children") };
     const base = { session_id: "bench-1", cwd: dir, transcript_path: join(dir, "none.jsonl") };
     const plan = {

@@ -14,10 +14,12 @@ export interface HookBenchResult {
   hook: number[];
   /** Milliseconds per bare `node -e ""`, start to exit. */
   bare: number[];
+  /** Milliseconds per hook process with the code cache turned off (a first run's compile). */
+  uncached: number[];
 }
 
-/** The command Claude Code's settings run: the package's CLI with `hook claude-code`. */
-const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+/** The command Claude Code's settings run: the package's hook entry with `hook claude-code`. */
+const HOOK_ENTRY = fileURLToPath(new URL("../hook/main.cjs", import.meta.url));
 
 function timeProcess(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -98,22 +100,28 @@ export async function benchHookProcess(options: {
   try {
     const { env, events } = project(root);
     const [prompt, write, stop] = events as [string, string, string];
-    const hookArgs = [CLI, "hook", "claude-code"];
+    const hookArgs = [HOOK_ENTRY, "hook", "claude-code"];
     const bareArgs = ["-e", ""];
     const hook: number[] = [];
     const bare: number[] = [];
+    const uncached: number[] = [];
+    const noCache = { ...env, TODO_CONTINUATION_CODE_CACHE: "0" };
     for (let i = -2; i < options.iterations; i++) {
       await timeProcess(hookArgs, prompt, env);
       await timeProcess(hookArgs, write, env);
       const b = await timeProcess(bareArgs, stop, env);
       const h = await timeProcess(hookArgs, stop, env);
-      // The first rounds warm the disk cache; they are not reported.
+      await timeProcess(hookArgs, prompt, noCache);
+      await timeProcess(hookArgs, write, noCache);
+      const u = await timeProcess(hookArgs, stop, noCache);
+      // The first rounds warm the disk cache (and write the code cache); they are not reported.
       if (i >= 0) {
         hook.push(h);
         bare.push(b);
+        uncached.push(u);
       }
     }
-    return { hook, bare };
+    return { hook, bare, uncached };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -499,9 +499,10 @@ async function hookRows(runs: number): Promise<void> {
   say("Claude Code hook process vs a bare node start...");
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
   try {
-    const { hook, bare } = await benchHookProcess({ iterations: quick ? 8 : 25, dir });
+    const { hook, bare, uncached } = await benchHookProcess({ iterations: quick ? 8 : 25, dir });
     for (const [name, samples] of [
       ["hook.claude_code.p50_ms", hook],
+      ["hook.claude_code.no_code_cache.p50_ms", uncached],
       ["hook.bare_node.p50_ms", bare],
     ] as const) {
       add({

@@ -1,12 +1,6 @@
 #!/usr/bin/env node
 import { loadHookProcess } from "../hosts/hook-kit/loader.js";
 
-// A reader that goes away (`| head`) is not an error worth a stack trace.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
 const argv = process.argv.slice(2);
 // `hook <host>` runs once per agent event, so it starts the host's hook alone
 // (from the bundled hook entry), without loading the rest of the CLI. Anything
@@ -16,6 +10,12 @@ const code =
 if (code !== null) {
   process.exitCode = code;
 } else {
+  // A reader that goes away (`| head`) is not an error worth a stack trace. (Not set up for a
+  // hook: touching process.stdout creates its stream, which a hook spares itself.)
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const [{ runCli }, { processIo }] = await Promise.all([import("./run.js"), import("./io.js")]);
   process.exitCode = await runCli(argv, processIo());
 }

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { randomHex } from "../core/hash/random-hex.js";
 import {
   exchangeFiles,
   fileProblem,
@@ -91,7 +91,7 @@ export function askWatcher(
   if (problem !== null) return { answer: null, absent: problem.endsWith("does not exist") };
   const pid = Number(readText(files.pid)?.split("\n")[0]);
   if (!(pid > 0) || !isWatcher(pid)) return { answer: null, absent: true };
-  const ex = exchangeFiles(files, `${process.pid}-${randomBytes(4).toString("hex")}`);
+  const ex = exchangeFiles(files, `${process.pid}-${randomHex(4)}`);
   try {
     writeFileSync(ex.draft, formatRequest(request), { flag: "wx", mode: 0o600 });
     renameSync(ex.draft, ex.question);

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sha256Hex } from "../core/hash/sha256.js";
 
 /**
  * Where a project's watcher listens: a folder only this user can use, so no
@@ -79,7 +79,7 @@ export interface WatcherFiles {
 
 /** One watcher per cache file (project folder, check and store folder). */
 export function watcherFiles(folder: string, cacheFile: string): WatcherFiles {
-  const key = createHash("sha256").update(cacheFile).digest("hex").slice(0, 20);
+  const key = sha256Hex(cacheFile).slice(0, 20);
   const base = join(folder, key);
   return { folder, key, start: `${base}.start`, pid: `${base}.pid` };
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../hash/sha256.js";
 import type {
   CheckResult,
   ContinuationState,
@@ -59,10 +59,9 @@ export function verifyDue(input: {
 
 /** A short key for "the same failure": exit code, signal and output tail. */
 export function failureKey(check: CheckResult): string {
-  return createHash("sha256")
-    .update(`${check.status}\0${check.exitCode}\0${check.signal}\0${check.outputTail}`)
-    .digest("hex")
-    .slice(0, 16);
+  return sha256Hex(
+    `${check.status}\0${check.exitCode}\0${check.signal}\0${check.outputTail}`,
+  ).slice(0, 16);
 }
 
 export interface VerificationInput {

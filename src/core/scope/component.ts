@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../hash/sha256.js";
 
 /**
  * One component of a scope key (an adapter name, a chat id, a job id, ...),
@@ -96,7 +96,7 @@ export function encodeComponent(value: Component): string {
   const bytes = wtf8Bytes(value);
   const escaped = escapeBytes(bytes);
   if (escaped.length <= MAX_ESCAPED_LENGTH) return `s${escaped}`;
-  const hash = createHash("sha256").update(bytes).digest("hex");
+  const hash = sha256Hex(bytes);
   return `h${hash.slice(0, HASH_HEX_LENGTH)}`;
 }
 

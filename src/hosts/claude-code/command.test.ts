@@ -21,7 +21,7 @@ describe("hookCommand", () => {
       preset: "typeclaw",
     });
     expect(portable).toBe(true);
-    const script = '"$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/cli/main.js"';
+    const script = '"$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/hook/main.cjs"';
     expect(command).toBe(
       `[ -f ${script} ] && exec node ${script} hook claude-code --preset typeclaw; echo "${MISSING_SCRIPT_NOTE}" >&2`,
     );
@@ -29,7 +29,7 @@ describe("hookCommand", () => {
 
   it("falls back to absolute paths for a package outside the project or for user settings", () => {
     const global = hookCommand({ ...base, packageRoot: "/usr/lib/node_modules/todo-continuation" });
-    const main = '"/usr/lib/node_modules/todo-continuation/dist/cli/main.js"';
+    const main = '"/usr/lib/node_modules/todo-continuation/dist/hook/main.cjs"';
     expect(global).toEqual({
       command: `[ -f ${main} ] && exec "/usr/bin/node" ${main} hook claude-code; echo "${MISSING_SCRIPT_NOTE}" >&2`,
       portable: false,
@@ -66,7 +66,7 @@ describe("hookCommand", () => {
       expect(run.stdout).toBe("");
       expect(run.stderr).toBe(`${MISSING_SCRIPT_NOTE}\n`);
       // With the script present, it runs it with the hook's arguments.
-      const main = join(project, "node_modules", "todo-continuation", "dist", "cli", "main.js");
+      const main = join(project, "node_modules", "todo-continuation", "dist", "hook", "main.cjs");
       mkdirSync(join(main, ".."), { recursive: true });
       writeFileSync(main, "process.stdout.write(process.argv.slice(2).join(' '));");
       const ran = spawnSync("sh", ["-c", command], {
@@ -86,16 +86,16 @@ describe("hookCommand", () => {
       packageRoot: "/home/u/app/node_modules/todo-continuation",
     }).command;
     expect(commandScript(portable, "/p")).toBe(
-      "/p/node_modules/todo-continuation/dist/cli/main.js",
+      "/p/node_modules/todo-continuation/dist/hook/main.cjs",
     );
     const fixed = hookCommand({ ...base, portable: false, packageRoot: '/opt/a "b"' }).command;
-    expect(commandScript(fixed, "/p")).toBe('/opt/a "b"/dist/cli/main.js');
+    expect(commandScript(fixed, "/p")).toBe('/opt/a "b"/dist/hook/main.cjs');
     expect(
       commandScript(
-        'node "$CLAUDE_PROJECT_DIR/node_modules/x/dist/cli/main.js" hook claude-code',
+        'node "$CLAUDE_PROJECT_DIR/node_modules/x/dist/hook/main.cjs" hook claude-code',
         "/q",
       ),
-    ).toBe("/q/node_modules/x/dist/cli/main.js");
+    ).toBe("/q/node_modules/x/dist/hook/main.cjs");
     expect(commandScript("echo hi", "/p")).toBeNull();
   });
 
@@ -118,6 +118,10 @@ describe("isOurCommand", () => {
       ),
     ).toBe(true);
     expect(isOurCommand("npx --no-install todo-continuation hook claude-code --preset pi")).toBe(
+      true,
+    );
+    // What earlier versions wrote: still ours, so installing again replaces it.
+    expect(isOurCommand('"/usr/bin/node" "/srv/checkout/dist/cli/main.js" hook claude-code')).toBe(
       true,
     );
   });

@@ -1,4 +1,5 @@
 import {
+  HOOK_SCRIPT,
   type HookCommand,
   type HookCommandInput,
   hookScript,
@@ -11,11 +12,11 @@ import {
  * clone on another machine. So:
  *
  * - the package installed in the project (`node_modules`): `node
- *   "$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/cli/main.js"`,
+ *   "$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/hook/main.cjs"`,
  *   portable across clones and machines once `npm install` has run, and
  *   never touching the network;
  * - anywhere else (a global install, a checkout): the absolute paths of this
- *   node binary and of the package's `dist/cli/main.js`. Exact and offline,
+ *   node binary and of the package's `dist/hook/main.cjs`. Exact and offline,
  *   but valid on this machine only, so it suits user or local settings.
  *
  * `npx todo-continuation` is never written: on a machine without the package
@@ -26,9 +27,6 @@ import {
  * stderr and exit 0 (Claude Code carries on), instead of a Node stack trace
  * on every hook call.
  */
-
-/** The CLI the command runs, inside the package. */
-const PACKAGE_MAIN = ["dist", "cli", "main.js"] as const;
 
 /** What identifies our command among a settings file's hooks. */
 export const HOOK_ARGS = "hook claude-code";
@@ -48,7 +46,7 @@ function guarded(node: string, script: string, tail: string): string {
 /** The command running `hook claude-code` (or another host's `args` over the same CLI). */
 export function hookCommand(input: HookCommandInput, args: string = HOOK_ARGS): HookCommand {
   const tail = input.preset === undefined ? args : `${args} --preset ${input.preset}`;
-  const { node, script, portable } = hookScript(input, PACKAGE_MAIN, "CLAUDE_PROJECT_DIR");
+  const { node, script, portable } = hookScript(input, HOOK_SCRIPT, "CLAUDE_PROJECT_DIR");
   return { command: guarded(node, script, tail), portable };
 }
 
@@ -59,7 +57,7 @@ export function hookCommand(input: HookCommandInput, args: string = HOOK_ARGS): 
 export function commandScript(command: string, projectDir: string): string | null {
   const match = /\[ -f "((?:[^"\\]|\\.)*)" \]/.exec(command);
   if (match === null) {
-    const legacy = /"((?:[^"\\]|\\.)*(?:main|bin)\.js)"/.exec(command);
+    const legacy = /"((?:[^"\\]|\\.)*(?:main|bin)\.c?js)"/.exec(command);
     if (legacy === null) return null;
     return unquote(legacy[1] as string, projectDir);
   }
@@ -81,6 +79,7 @@ export function isOurCommand(command: unknown, hookArgs: string = HOOK_ARGS): bo
   return (
     head.includes("todo-continuation") ||
     /dist[\\/]+cli[\\/]+main\.js"?\s*$/.test(head) ||
+    /dist[\\/]+hook[\\/]+main\.cjs"?\s*$/.test(head) ||
     /claude-code[\\/]+bin\.js"?\s*$/.test(head)
   );
 }

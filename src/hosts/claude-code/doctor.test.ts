@@ -72,7 +72,7 @@ describe("claudeCodeDoctor", () => {
       "npm install (with todo-continuation in the project's devDependencies)",
     ]);
     expect(found[1]?.message).toContain(
-      join(ctx.cwd, "node_modules", "todo-continuation", "dist", "cli", "main.js"),
+      join(ctx.cwd, "node_modules", "todo-continuation", "dist", "hook", "main.cjs"),
     );
   });
 

@@ -81,7 +81,7 @@ describe("installClaudeCode", () => {
     expect(settings.hooks.Stop[1].hooks[0].command).toBe(first.command);
     expect(first.portable).toBe(true);
     expect(first.command).toContain(
-      "$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/cli/main.js",
+      "$CLAUDE_PROJECT_DIR/node_modules/todo-continuation/dist/hook/main.cjs",
     );
     expect(lines.join("\n")).toMatch(/added Stop hook/);
     expect(lines.join("\n")).toMatch(/\.gitignore/);
@@ -106,7 +106,7 @@ describe("installClaudeCode", () => {
       nodePath: "/usr/bin/node",
     });
     expect(result.command).toContain(
-      'exec "/usr/bin/node" "/opt/todo-continuation/dist/cli/main.js" hook claude-code;',
+      'exec "/usr/bin/node" "/opt/todo-continuation/dist/hook/main.cjs" hook claude-code;',
     );
     expect(result.portable).toBe(false);
     expect(lines.join("\n")).toMatch(/paths on this machine/);

@@ -23,7 +23,7 @@ Targets:
 Options:
   --project-dir <path>  the project (default: the current folder)
   --preset <name>       default, typeclaw, parley, omo or pi (default: default)
-  --entry <path>        run this script instead of the package's dist/cli/main.js
+  --entry <path>        run this script instead of the package's dist/hook/main.cjs
   --claude-version <v>  write for this Claude Code version (default: \`claude --version\`)
 
 Writes only hook events the Claude Code version knows (StopFailure needs 2.1.78);

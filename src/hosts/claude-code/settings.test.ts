@@ -8,7 +8,7 @@ import {
   SettingsError,
 } from "./settings.js";
 
-const ours = '"/usr/bin/node" "/opt/todo-continuation/dist/cli/main.js" hook claude-code';
+const ours = '"/usr/bin/node" "/opt/todo-continuation/dist/hook/main.cjs" hook claude-code';
 const theirs = { type: "command", command: "echo stop" };
 
 describe("mergeHooks", () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../core/hash/random-hex.js";
 import type { TokenUsage } from "../../core/types.js";
 
 /**
@@ -15,10 +15,7 @@ import type { TokenUsage } from "../../core/types.js";
 const PREFIX = "cc";
 
 /** A fresh turn id carrying the running totals measured at this Stop. */
-export function encodeTurnId(
-  totals: TokenUsage,
-  nonce: string = randomBytes(6).toString("hex"),
-): string {
+export function encodeTurnId(totals: TokenUsage, nonce: string = randomHex(6)): string {
   const parts = [totals.input, totals.output, totals.cacheRead, totals.cacheWrite].map((n) =>
     Math.max(0, Math.floor(n)).toString(36),
   );

@@ -5,7 +5,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
-import { shellQuote } from "../hook-kit/command.js";
+import { HOOK_SCRIPT, shellQuote } from "../hook-kit/command.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import {
@@ -73,12 +73,10 @@ function canonical(path: string): string {
 
 /** The command Codex runs for each hook: absolute paths, no shell lookups, no network. */
 export function codexHookCommand(options: CodexInstallOptions): string {
-  const entry =
-    options.entry ??
-    join(options.packageRoot ?? packageRoot(), "dist", "hosts", "codex", "hook-main.js");
+  const entry = options.entry ?? join(options.packageRoot ?? packageRoot(), ...HOOK_SCRIPT);
   const node = options.nodePath ?? process.execPath;
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
-  return `${shellQuote(node)} ${shellQuote(entry)}${preset}`;
+  return `${shellQuote(node)} ${shellQuote(entry)} hook codex${preset}`;
 }
 
 async function readText(path: string): Promise<string> {

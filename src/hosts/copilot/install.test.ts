@@ -15,8 +15,8 @@ function fixture() {
   dirs.push(root);
   const project = join(root, "project");
   const pkg = join(root, "pkg");
-  mkdirSync(join(pkg, "dist", "cli"), { recursive: true });
-  writeFileSync(join(pkg, "dist", "cli", "main.js"), "");
+  mkdirSync(join(pkg, "dist", "hook"), { recursive: true });
+  writeFileSync(join(pkg, "dist", "hook", "main.cjs"), "");
   mkdirSync(join(project, ".github", "hooks"), { recursive: true });
   // Someone else's hooks file, which must survive every step byte for byte.
   writeFileSync(join(project, ".github", "hooks", "lint.json"), '{"version":1,"hooks":{}}\n');
@@ -39,7 +39,7 @@ describe("install copilot", () => {
     expect(written.version).toBe(1);
     expect(Object.keys(written.hooks)).toEqual(["userPromptSubmitted", "agentStop"]);
     expect(written.hooks.agentStop[0].bash).toMatch(
-      /^".+" ".+main\.js" hook copilot --preset omo --event agentStop$/,
+      /^".+" ".+main\.cjs" hook copilot --preset omo --event agentStop$/,
     );
     const installed = files(hooks);
     expect((await installCopilot({ ...base, preset: "omo" })).changes).toEqual([]);
@@ -84,7 +84,7 @@ describe("copilotDoctor", () => {
     });
     const hooks = findings.find((f) => f.check === "hooks");
     expect(hooks?.ok).toBe(false);
-    expect(hooks?.message).toContain(join(root, "pkg", "dist", "cli", "main.js"));
+    expect(hooks?.message).toContain(join(root, "pkg", "dist", "hook", "main.cjs"));
     expect(findings.find((f) => f.check === "version")?.ok).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import {
   checkPreset,
   packageRootOf,
 } from "../claude-code/install.js";
-import { hookScript } from "../hook-kit/command.js";
+import { HOOK_SCRIPT, hookScript } from "../hook-kit/command.js";
 import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
 import { COPILOT_EVENTS } from "./payload.js";
 
@@ -85,7 +85,7 @@ export async function installCopilot(
       portable: false,
       ...(options.entry !== undefined ? { entry: options.entry } : {}),
     },
-    ["dist", "cli", "main.js"],
+    HOOK_SCRIPT,
     "",
   );
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { mkdir, readdir, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sha256Hex } from "../../core/hash/sha256.js";
 
 /**
  * Which sessions have an `invoke_agent` child running. A subagent's tool calls
@@ -28,14 +28,11 @@ export function defaultChildRoot(): string {
 
 function sessionFolder(root: string, sessionId: string): string {
   // Session ids are UUIDs; a hash keeps any other value a safe file name.
-  return join(root, createHash("sha256").update(sessionId).digest("hex").slice(0, 32));
+  return join(root, sha256Hex(sessionId).slice(0, 32));
 }
 
 function callKey(toolInput: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify(toolInput ?? null))
-    .digest("hex")
-    .slice(0, 16);
+  return sha256Hex(JSON.stringify(toolInput ?? null)).slice(0, 16);
 }
 
 /** Marker files of one call: `<key>.<n>`. */

@@ -1,4 +1,5 @@
 import {
+  HOOK_SCRIPT,
   type HookCommand,
   type HookCommandInput,
   hookScript,
@@ -7,8 +8,8 @@ import {
 
 /**
  * The shell command Gemini CLI runs for each hook. It starts the package's
- * light hook entry (`dist/hosts/gemini/hook-main.js`), which loads the hook
- * and nothing of the CLI. For a project install with the package in the
+ * hook entry (`dist/hook/main.cjs hook gemini`), which loads the hook and
+ * nothing of the CLI. For a project install with the package in the
  * project's `node_modules`, the command names it through
  * `$GEMINI_PROJECT_DIR`, so it works from any clone; otherwise it names
  * absolute paths, valid on this machine only. Never `npx`: offline, it would
@@ -19,7 +20,7 @@ import {
 export const GEMINI_HOOK_NAME = "todo-continuation";
 
 /** The entry's path inside the package. */
-export const HOOK_ENTRY = ["dist", "hosts", "gemini", "hook-main.js"] as const;
+export const HOOK_ENTRY = HOOK_SCRIPT;
 
 export type GeminiHookCommandInput = HookCommandInput;
 export type GeminiHookCommand = HookCommand;
@@ -28,5 +29,5 @@ export { shellQuote };
 export function geminiHookCommand(input: GeminiHookCommandInput): GeminiHookCommand {
   const tail = input.preset === undefined ? "" : ` --preset ${input.preset}`;
   const { node, script, portable } = hookScript(input, HOOK_ENTRY, "GEMINI_PROJECT_DIR");
-  return { command: `${node} ${script}${tail}`, portable };
+  return { command: `${node} ${script} hook gemini${tail}`, portable };
 }

@@ -65,7 +65,7 @@ describe("installGemini / uninstallGemini", () => {
     const result = await installGemini(options);
     expect(result.portable).toBe(true);
     expect(result.command).toBe(
-      'node "$GEMINI_PROJECT_DIR/node_modules/todo-continuation/dist/hosts/gemini/hook-main.js"',
+      'node "$GEMINI_PROJECT_DIR/node_modules/todo-continuation/dist/hook/main.cjs" hook gemini',
     );
     const written = readFileSync(result.settingsPath, "utf8");
     expect(written).toContain('\r\n\t"hooks": {');
@@ -98,7 +98,7 @@ describe("installGemini / uninstallGemini", () => {
     });
     expect(result.settingsPath).toBe(join(cliHome, ".gemini", "settings.json"));
     expect(result.command).toBe(
-      '"/usr/bin/node" "/opt/tc/dist/hosts/gemini/hook-main.js" --preset parley',
+      '"/usr/bin/node" "/opt/tc/dist/hook/main.cjs" hook gemini --preset parley',
     );
     expect(lines.join("\n")).not.toContain("trusted");
     expect(() => readFileSync(join(cliHome, ".gemini", "trusted_hooks.json"))).toThrow();

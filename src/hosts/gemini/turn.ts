@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../core/hash/sha256.js";
 import type { StopReason } from "../../core/types.js";
 import type { TurnEvidence } from "./evidence.js";
 
@@ -68,7 +68,7 @@ export interface TurnVerdict {
 
 /** A short, stable digest of a text. */
 function digest(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }
 
 /**

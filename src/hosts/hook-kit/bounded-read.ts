@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /**
  * Reads a file whose path a host handed us (a transcript, a session file, a
@@ -9,6 +8,11 @@ import { open } from "node:fs/promises";
  * non-blocking, so it returns at once and the type check turns it away).
  * Never more than `maxBytes` are read, even from a file that grows while it
  * is read.
+ *
+ * The reads are synchronous: a hook process reads its transcript once, and
+ * this is the only file it would read asynchronously, which would start
+ * libuv's thread pool (four threads) and pay a round trip through it for each
+ * of open, stat, read and close. The cap bounds how long a reader waits.
  */
 
 export type BoundedRead =
@@ -40,9 +44,9 @@ export async function readRegularFile(
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw new Error(`readRegularFile: maxBytes must be a whole number >= 0, got ${maxBytes}`);
   }
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(path, OPEN_FLAGS);
+    fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { status: "missing" };
@@ -51,7 +55,7 @@ export async function readRegularFile(
     throw error;
   }
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (!info.isFile()) return { status: "not-regular" };
     const size = info.size;
     if (options.mode === "whole" && size > maxBytes) return { status: "too-large", size };
@@ -59,12 +63,12 @@ export async function readRegularFile(
     const buffer = Buffer.alloc(Math.min(size - start, maxBytes));
     let read = 0;
     while (read < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
+      const bytesRead = readSync(fd, buffer, read, buffer.length - read, start + read);
       if (bytesRead === 0) break;
       read += bytesRead;
     }
     return { status: "read", bytes: buffer.subarray(0, read), size, truncated: start > 0 };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

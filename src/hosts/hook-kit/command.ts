@@ -9,6 +9,14 @@ import { isAbsolute, join, relative, sep } from "node:path";
  * offline, it would try the registry on every hook call.
  */
 
+/**
+ * The script every hook command runs, inside the package: `main.cjs hook <host> [options]`.
+ * CommonJS, and the host's bundle from V8's code cache (`hook-main.ts`): the fastest start there
+ * is. Commands written by earlier versions (`dist/cli/main.js hook <host>`, a host's
+ * `hook-main.js`) still work, a few milliseconds slower; installing again rewrites them.
+ */
+export const HOOK_SCRIPT = ["dist", "hook", "main.cjs"] as const;
+
 export interface HookCommandInput {
   /** The project the settings belong to (for the portable form). */
   projectDir: string;

@@ -1,5 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +24,7 @@ import { HOOK_RUNNERS } from "./runners.js";
 const DIST = fileURLToPath(new URL("../../../dist/", import.meta.url));
 const BUNDLE = join(DIST, "hook");
 const TRACE = fileURLToPath(new URL("../test-support/trace-loads.mjs", import.meta.url));
+const TRACE_CJS = fileURLToPath(new URL("../test-support/trace-loads.cjs", import.meta.url));
 
 const made: string[] = [];
 afterAll(() => {
@@ -53,8 +62,12 @@ const EVENTS: Record<string, (dir: string) => object> = {
   }),
 };
 
-/** Runs one event through `entry` and returns the package files (not node: modules) it loaded. */
-function filesLoaded(host: string, entry: string, args: string[]): string[] {
+/** What running one event through `entry` loaded: package files, Node modules, cached bundles. */
+function loads(
+  host: string,
+  entry: string,
+  args: string[],
+): { files: string[]; builtins: string[]; cached: string[] } {
   const dir = mkdtempSync(join(tmpdir(), "tc-hook-entry-"));
   made.push(dir);
   mkdirSync(join(dir, ".git"));
@@ -66,37 +79,46 @@ function filesLoaded(host: string, entry: string, args: string[]): string[] {
     TODO_CONTINUATION_DIR: join(dir, "store"),
   };
   delete env.TODO_CONTINUATION_DATABASE_URL;
-  const run = spawnSync(process.execPath, ["--import", TRACE, join(DIST, entry), ...args], {
+  delete env.XDG_CACHE_HOME;
+  delete env.TODO_CONTINUATION_CODE_CACHE;
+  // A CommonJS entry is traced without starting the ES module loader, as it runs for real.
+  const trace = entry.endsWith(".cjs") ? ["--require", TRACE_CJS] : ["--import", TRACE];
+  const run = spawnSync(process.execPath, [...trace, join(DIST, entry), ...args], {
     input: JSON.stringify((EVENTS[host] as (dir: string) => object)(dir)),
     env,
     encoding: "utf8",
   });
   expect(run.status, run.stderr).toBe(0);
   expect(run.stderr).not.toContain("hook failed");
-  const files = run.stderr
-    .split("\n")
+  const lines = run.stderr.split("\n");
+  const files = lines
     .filter((line) => line.startsWith("LOADED file://"))
-    .map((line) => fileURLToPath(line.slice("LOADED ".length)));
+    .map((line) => fileURLToPath(line.slice("LOADED ".length)))
+    .filter((file) => file.startsWith(DIST))
+    .map((file) => file.slice(DIST.length));
+  const builtins = (lines.find((line) => line.startsWith("BUILTINS ")) ?? "BUILTINS ")
+    .slice("BUILTINS ".length)
+    .split(" ");
+  const cacheDir = join(dir, ".cache", "todo-continuation", "code-cache");
+  const cached = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
   // A file imported from several places is resolved (and printed) once per import.
-  return [...new Set(files)];
+  return { files: [...new Set(files)].sort(), builtins, cached };
 }
 
 describe("the build bundles the hook process", () => {
-  it("writes one file per host with hooks, importing nothing but Node's own modules", () => {
+  it("writes the hook command and one file per host with hooks, requiring only Node's own modules", () => {
     expect(readdirSync(BUNDLE).sort()).toEqual(
-      Object.keys(HOOK_RUNNERS)
-        .map((host) => `${host}.js`)
-        .sort(),
+      ["main.cjs", ...Object.keys(HOOK_RUNNERS).map((host) => `${host}.cjs`)].sort(),
     );
     for (const file of readdirSync(BUNDLE)) {
       const text = readFileSync(join(BUNDLE, file), "utf8");
-      const imports = [...text.matchAll(/^import\s(?:[^;]*?from\s+)?"([^"]+)";/gms)].map(
-        (m) => m[1] as string,
-      );
-      expect(imports.filter((spec) => !spec.startsWith("node:"))).toEqual([]);
-      // The PostgreSQL store is the package's own module, loaded only when a database is named
-      // (Copilot's hook also loads node:sqlite on demand).
-      const lazy = [...text.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1] as string);
+      const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string);
+      expect(required.filter((spec) => !spec.startsWith("node:") && spec !== "url")).toEqual([]);
+      if (file === "main.cjs") continue;
+      // Named by its build, for the code cache; the one ES module it may load is the PostgreSQL
+      // store, when a database is named (Copilot's hook also loads node:sqlite on demand).
+      expect(text).toMatch(/^\/\/ todo-continuation bundle [0-9a-f]{16}\n/);
+      const lazy = [...text.matchAll(/__import\("([^"]+)"\)/g)].map((m) => m[1] as string);
       expect(lazy.filter((spec) => !spec.startsWith("node:"))).toEqual([
         "../store/postgres/index.js",
       ]);
@@ -149,6 +171,10 @@ describe("the build bundles the hook process", () => {
 
 describe("every hook entry runs the bundle and loads only what a hook needs", () => {
   for (const [host, entry, args] of [
+    ["claude-code", "hook/main.cjs", ["hook", "claude-code"]],
+    ["codex", "hook/main.cjs", ["hook", "codex"]],
+    ["gemini", "hook/main.cjs", ["hook", "gemini"]],
+    // Commands written by earlier versions.
     ["claude-code", "cli/main.js", ["hook", "claude-code"]],
     ["claude-code", "hosts/claude-code/bin.js", ["hook", "claude-code"]],
     ["codex", "cli/main.js", ["hook", "codex"]],
@@ -157,13 +183,19 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
     ["gemini", "hosts/gemini/hook-main.js", []],
   ] as const) {
     it(`${entry} ${args.join(" ")}`.trim(), () => {
-      const loaded = filesLoaded(host, entry, [...args]);
-      // The entry, the loader that finds the bundle, and the host's one-file bundle: nothing else.
-      expect(loaded.map((file) => file.slice(DIST.length)).sort()).toEqual(
-        [entry, "hosts/hook-kit/loader.js", `hook/${host}.js`].sort(),
-      );
-      for (const heavy of ["/zod/", "/pg/", "/@modelcontextprotocol/", "/postgres-"]) {
-        expect(loaded.filter((file) => file.includes(heavy))).toEqual([]);
+      const { files, builtins, cached } = loads(host, entry, [...args]);
+      // The entry (and, for an ES module entry, the loader and the code cache's reader), then the
+      // host's bundle from the code cache, which the run wrote: nothing else of the package.
+      const esm = ["hosts/hook-kit/loader.js", "hosts/hook-kit/code-cache.js"];
+      expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? [] : esm)].sort());
+      expect(cached).toEqual([expect.stringMatching(new RegExp(`^${host}-[0-9a-f]+-v[\\d.]+-`))]);
+      // No process spawning, crypto, sockets or streams: a stop needs none, and each costs
+      // start-up time.
+      if (entry.endsWith(".cjs")) {
+        expect(builtins).toContain("vm");
+        expect(builtins.filter((name) => /^(child_process|crypto|net|stream)$/.test(name))).toEqual(
+          [],
+        );
       }
     });
   }

@@ -32,7 +32,7 @@ export interface HookInstallOptions<T extends string> {
   env?: HostEnv;
   /** Preset the hook runs with (default: the hook's default). */
   preset?: string;
-  /** Run this script instead of the package's `dist/cli/main.js` (absolute path). */
+  /** Run this script instead of the package's `dist/hook/main.cjs` (absolute path). */
   entry?: string;
   /** Node binary for non-portable commands. Default: the one running. */
   nodePath?: string;

@@ -22,11 +22,17 @@ function copyPackage(name: string): string {
   return dir;
 }
 
-function hook(dir: string, args: string[]) {
+/** The hook command as installers write it (`dist/hook/main.cjs`), or as earlier versions did. */
+const ENTRIES = [
+  ["dist", "hook", "main.cjs"],
+  ["dist", "cli", "main.js"],
+] as const;
+
+function hook(dir: string, args: string[], entry: readonly string[] = ENTRIES[0]) {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: root, CLAUDE_PROJECT_DIR: root };
   delete env.TODO_CONTINUATION_DATABASE_URL;
   env.TODO_CONTINUATION_DIR = join(root, "store");
-  return spawnSync(process.execPath, [join(dir, "dist", "cli", "main.js"), "hook", ...args], {
+  return spawnSync(process.execPath, [join(dir, ...entry), "hook", ...args], {
     input: JSON.stringify({ hook_event_name: "Stop", session_id: "s", cwd: root }),
     env,
     encoding: "utf8",
@@ -36,27 +42,33 @@ function hook(dir: string, args: string[]) {
 describe("the hook loader, in a folder whose name needs escaping", () => {
   it("runs the bundle, and turns down a host without hooks with the CLI's message", () => {
     const dir = copyPackage("bundled");
-    const ok = hook(dir, ["claude-code"]);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stderr).not.toContain("hook failed");
-    const unknown = hook(dir, ["opencode"]);
-    expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('unknown host "opencode"');
+    for (const entry of ENTRIES) {
+      const ok = hook(dir, ["claude-code"], entry);
+      expect(ok.status, ok.stderr).toBe(0);
+      expect(ok.stderr).not.toContain("hook failed");
+      const unknown = hook(dir, ["opencode"], entry);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain('unknown host "opencode"');
+    }
   });
 
-  it("without a bundle, runs the unbundled hook", () => {
+  it("without a host's bundle, runs the unbundled hook", () => {
     const dir = copyPackage("unbundled");
-    rmSync(join(dir, "dist", "hook"), { recursive: true });
-    const run = hook(dir, ["claude-code"]);
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).not.toContain("hook failed");
+    rmSync(join(dir, "dist", "hook", "claude-code.cjs"));
+    for (const entry of ENTRIES) {
+      const run = hook(dir, ["claude-code"], entry);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain("hook failed");
+    }
   });
 
   it("a bundle that is there but broken is an error, never replaced by the unbundled hook", () => {
     const dir = copyPackage("broken");
-    writeFileSync(join(dir, "dist", "hook", "claude-code.js"), 'import "../gone.js";\n');
-    const run = hook(dir, ["claude-code"]);
-    expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain("gone.js");
+    writeFileSync(join(dir, "dist", "hook", "claude-code.cjs"), 'require("../gone.js");\n');
+    for (const entry of ENTRIES) {
+      const run = hook(dir, ["claude-code"], entry);
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain("gone.js");
+    }
   });
 });

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { sha256Hex } from "../../core/hash/sha256.js";
 
 /**
  * Some hosts (Copilot CLI) hand a block's reason back to the hook as the next
@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
  * user's (which would reset the budget on every nudge). One note per session.
  */
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+const hash = (text: string) => sha256Hex(text);
 
 const notePath = (dir: string, host: string, sessionId: string) =>
   join(dir, `${host}-nudges`, `${hash(sessionId)}.sha256`);

@@ -5,6 +5,7 @@ import type { ContinuationMode, Store } from "../../core/types.js";
 import { createFileStore } from "../../store/file/file-store.js";
 import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
 import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
+import { fdWriter } from "./fd-writer.js";
 
 /**
  * The plumbing every hook process shares (Claude Code's, and any other host
@@ -39,8 +40,8 @@ export function processHookIo(): HookIo {
       return process.stdin;
     },
     stdinFd: 0,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: fdWriter(1, () => process.stdout),
+    stderr: fdWriter(2, () => process.stderr),
     env: process.env,
     cwd: process.cwd(),
   };

@@ -15,7 +15,7 @@ Targets:
 Options:
   --project-dir <path>  the project (default: the current folder)
   --preset <name>       default, typeclaw, parley, omo or pi (default: default)
-  --entry <path>        run this script instead of the package's dist/cli/main.js
+  --entry <path>        run this script instead of the package's dist/hook/main.cjs
 `;
 
 /** `install qwen` / `uninstall qwen` (its row is in ../installer/table.ts). */

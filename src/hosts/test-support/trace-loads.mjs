@@ -1,5 +1,6 @@
-// Loaded with `node --import`: registers a resolve hook that prints every module URL a process loads.
-import { register } from "node:module";
+// Loaded with `node --import`: prints every ES module a process loads as it resolves
+// (`LOADED <url>`), and at exit what trace-loads.cjs prints.
+import { createRequire, register } from "node:module";
 
 const hooks = `
 export async function resolve(specifier, context, next) {
@@ -8,3 +9,4 @@ export async function resolve(specifier, context, next) {
   return resolved;
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+createRequire(import.meta.url)("./trace-loads.cjs");

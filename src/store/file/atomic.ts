@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -9,6 +8,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { randomHex } from "../../core/hash/random-hex.js";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | O_NOFOLLOW;
@@ -19,7 +19,7 @@ const CAN_SYNC_DIRS = process.platform !== "win32";
 
 /** A tag no other writer uses: this process's id and 8 random hex digits. */
 export function uniqueTag(): string {
-  return `${process.pid}-${randomBytes(4).toString("hex")}`;
+  return `${process.pid}-${randomHex(4)}`;
 }
 
 /** The temporary sibling a holder tagged `tag` writes before renaming over `path`. */

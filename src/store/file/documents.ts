@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { parseContinuationState } from "../../core/engine/state.js";
+import { sha256Hex } from "../../core/hash/sha256.js";
 import { parseTodo, parseTodoList } from "../../core/todo/parse.js";
 import type { ContinuationState, TodoList } from "../../core/types.js";
 import { JOURNAL_FIELD, type LogJournal, parseJournal } from "./journal.js";
@@ -236,6 +236,12 @@ export function listLosesData(raw: RawDocument, list: TodoList): boolean {
   return !todos.every((todo, i) => survives(todo, list.todos[i]));
 }
 
+/**
+ * The last text hashed and its checksum: a hook reads a state before its transaction and again
+ * inside it, and then writes what it read when nothing changed, so one hash serves all three.
+ */
+let lastChecksum: { text: string; checksum: string } | null = null;
+
 /** The checksum a state document carries, over all its other fields. */
 function stateChecksum(fields: Record<string, unknown>): string {
   let text: string;
@@ -245,7 +251,10 @@ function stateChecksum(fields: Record<string, unknown>): string {
     // Nested too deep to serialize: not a document the store wrote.
     return "";
   }
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  if (lastChecksum?.text === text) return lastChecksum.checksum;
+  const checksum = `sha256:${sha256Hex(text)}`;
+  lastChecksum = { text, checksum };
+  return checksum;
 }
 
 /** A state document as read: the state, and whether the file held something not written by the store. */

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -11,6 +10,8 @@ import {
   unlinkSync,
 } from "node:fs";
 import { hostname } from "node:os";
+import { randomHex } from "../../core/hash/random-hex.js";
+import { sha256Hex } from "../../core/hash/sha256.js";
 import { writeAll } from "./atomic.js";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
@@ -45,7 +46,7 @@ const GUARD_STALE_MS = 2_000;
 
 const HOST = hostname();
 /** Short enough for the symlink target to stay inside the inode on most file systems. */
-const HOST_ID = createHash("sha256").update(HOST).digest("hex").slice(0, 8);
+const HOST_ID = sha256Hex(HOST).slice(0, 8);
 
 /** Errors meaning "this file system or OS will not create symlinks here". */
 const NO_SYMLINKS = new Set(["EPERM", "EOPNOTSUPP", "ENOTSUP", "ENOSYS", "EINVAL"]);
@@ -89,7 +90,7 @@ export interface LockOwner {
 export function newLockOwner(): LockOwner {
   return {
     pid: process.pid,
-    tag: `${process.pid}-${randomBytes(4).toString("hex")}`,
+    tag: `${process.pid}-${randomHex(4)}`,
     next: 0,
     useFiles: false,
   };

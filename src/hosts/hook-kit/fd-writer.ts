@@ -1,0 +1,40 @@
+import { writeSync } from "node:fs";
+
+/** What a hook writes to: `write(text)`, as a stream offers it. */
+export interface TextWriter {
+  write(text: string): unknown;
+}
+
+/**
+ * Writes to file descriptor `fd` directly, and to `stream()` only when that
+ * cannot be done (a non-blocking pipe that is full). `process.stdout` on a pipe
+ * is a socket stream: creating it loads Node's net and stream modules, a few
+ * milliseconds of a hook process's start-up, for the one line a hook prints.
+ * Once the stream is in use, every later write goes through it too, so the
+ * output keeps its order. A reader that has gone away (EPIPE) is not an error:
+ * the host decided not to listen.
+ */
+export function fdWriter(
+  fd: number,
+  stream: () => TextWriter,
+  write: typeof writeSync = writeSync,
+): TextWriter {
+  let fallback: TextWriter | null = null;
+  return {
+    write(text: string) {
+      if (fallback !== null) return fallback.write(text);
+      const bytes = Buffer.from(text, "utf8");
+      let done = 0;
+      try {
+        while (done < bytes.length) done += write(fd, bytes, done, bytes.length - done);
+        return true;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EPIPE") return false;
+        if (code !== "EAGAIN" && code !== "EWOULDBLOCK") throw error;
+      }
+      fallback = stream();
+      return fallback.write(bytes.subarray(done).toString("utf8"));
+    },
+  };
+}
