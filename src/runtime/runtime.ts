@@ -624,6 +624,7 @@ export class ContinuationRuntime {
               limits: this.limits,
               now,
               wanted: notify.events,
+              list: snap.todos,
             });
       if (notified.notifications.length > 0) {
         const sent = `notified: ${notified.notifications.map((n) => n.event).join(", ")}`;
