@@ -1,4 +1,5 @@
 import type { ScopeLimits } from "../config/scope-limits.js";
+import { episodeLimits } from "../core/engine/allowance.js";
 import { judgeStagnation } from "../core/engine/stagnation.js";
 import { REASON_TITLES } from "../core/explain/reasons.js";
 import { decodeComponent } from "../core/scope/component.js";
@@ -118,7 +119,7 @@ export interface OverviewRow {
   lastEventAt: number | null;
   /** The open episode and its decisions from the log (oldest first), for burn rates at render time. */
   spend: { episode: SpendEpisode; entries: RatePoint[] } | null;
-  /** The limits its budgets and its nearest limit are judged by; null when unreadable. */
+  /** The limits its budgets and its nearest limit are judged by (with the episode's raise); null when unreadable. */
   limits: Limits | null;
   /**
    * Where those limits came from: the project's config file (found from the
@@ -337,6 +338,8 @@ export function overviewRow(input: {
   const state = problem?.unreadable ? "unreadable" : stateOf(snapshot, summary, decision);
   const host = scopeHost(scope);
   const episode = snapshot.state.episode;
+  // What the user added with `resume --add` counts, as the engine counts it (same object without).
+  const held = episodeLimits(limits, episode);
   const grouping: Grouping = groupOf({
     state,
     reason: decision.action === "skip" ? decision.reason : null,
@@ -355,7 +358,7 @@ export function overviewRow(input: {
     counts: countsOf(summary),
     state,
     stateWords: STATE_WORDS[state],
-    budgets: budgetBars(snapshot, summary, limits, now),
+    budgets: budgetBars(snapshot, summary, held, now),
     episodeId: snapshot.state.episode?.id ?? null,
     last:
       last === null
@@ -372,7 +375,7 @@ export function overviewRow(input: {
       episode === null
         ? null
         : { episode: spendEpisode(episode), entries: ratePoints(log, episode.id, now) },
-    limits,
+    limits: held,
     limitsFrom: input.limitsFrom ?? null,
     search: searchText([
       scope.key,
