@@ -208,7 +208,7 @@ export function whyView(input: {
     decision.action === "skip"
       ? explainSkip(decision.reason, { state: decision.state, summary, limits, now })
       : `Actionable items remain and every check passes: the engine would send nudge ${decision.episode.autoTurns} of episode ${decision.episode.id}.`;
-  if (problem !== null) explanation += ` The file: ${problem}`;
+  if (problem !== null) explanation += ` The file: ${problem}.`;
   return {
     key: input.scope.key,
     label: input.label,

@@ -37,7 +37,7 @@ function whyText(judge: ScopeJudge, snapshot: ScopeSnapshot): WhyText {
       nudge: nudge?.text ?? null,
     };
   }
-  const problem = limits.problem === null ? "" : ` The file: ${limits.problem}`;
+  const problem = limits.problem === null ? "" : ` The file: ${limits.problem}.`;
   return {
     verdict: `Would not nudge (${decision.reason}).`,
     explanation: `${explainSkip(decision.reason, {
