@@ -1,5 +1,6 @@
 import type { Scope, Store } from "../core/types.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
+import type { ScopeJudge } from "../ui/judge.js";
 import type { GlobalOptions } from "./global-options.js";
 import type { CliIo } from "./io.js";
 import type { Style } from "./style.js";
@@ -37,6 +38,12 @@ export interface CommandContext {
   store(): Promise<Store>;
   /** A runtime over that store with the chosen preset. */
   runtime(): Promise<ContinuationRuntime>;
+  /**
+   * Judges each scope by the limits its hook decided with: its project's
+   * config file (found from the folder the scope recorded), else `runtime()`'s.
+   * Every command that explains or projects limits goes through it.
+   */
+  judge(): Promise<ScopeJudge>;
   /** Finds a scope by key, label or unique prefix; throws a CliError listing candidates otherwise. */
   findScope(name: string, options?: { allowNew?: boolean }): Promise<ScopeRef>;
   /** Registers cleanup to run after the command (stores, temp files). */

@@ -4,6 +4,7 @@ import { describeScope, parseScopeKey } from "../core/scope/index.js";
 import type { PresetName, Scope, Store } from "../core/types.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { resolveSchema } from "../store/postgres/options.js";
+import type { ScopeJudge, ScopeJudgeOptions } from "../ui/judge.js";
 import type { CommandContext, ScopeRef } from "./command.js";
 import { CliError, UsageError } from "./errors.js";
 import { formatTable } from "./format/table.js";
@@ -32,6 +33,18 @@ export function presetOption(global: GlobalOptions): PresetName {
   return name as PresetName;
 }
 
+/**
+ * How commands find each scope's project config: from the CLI's environment,
+ * with only a --preset actually given overriding the files' presets (their
+ * limits still apply), as a hook's own --preset does.
+ */
+export function judgeOptions(
+  global: GlobalOptions,
+  env: Record<string, string | undefined>,
+): ScopeJudgeOptions {
+  return { env, ...(global.preset !== undefined ? { presetFlag: presetOption(global) } : {}) };
+}
+
 /** Checks --schema before anything connects: it becomes part of every SQL statement. */
 export function checkSchemaOption(global: GlobalOptions): void {
   if (global.schema === undefined) return;
@@ -54,6 +67,7 @@ export function createContext(input: ContextInput): CommandContext & { close(): 
   const cleanups: (() => Promise<void> | void)[] = [];
   let store: Promise<Store> | null = null;
   let runtime: ContinuationRuntime | null = null;
+  let judge: ScopeJudge | null = null;
 
   const ctx: CommandContext & { close(): Promise<void> } = {
     positionals: input.positionals,
@@ -82,6 +96,13 @@ export function createContext(input: ContextInput): CommandContext & { close(): 
         runtime = new ContinuationRuntime({ store: await ctx.store(), preset });
       }
       return runtime;
+    },
+    async judge() {
+      if (judge === null) {
+        const { ScopeJudge } = await import("../ui/judge.js");
+        judge = new ScopeJudge(await ctx.runtime(), judgeOptions(global, io.env));
+      }
+      return judge;
     },
     async findScope(name, options = {}): Promise<ScopeRef> {
       const scopes = await (await ctx.store()).listScopes();

@@ -1,3 +1,4 @@
+import type { ScopeLimits } from "../config/scope-limits.js";
 import { explainSkip } from "../core/explain/reasons.js";
 import type {
   Allowance,
@@ -45,6 +46,10 @@ export interface ScopeRow {
   problems: StoreProblem[];
   /** Why the scope could not be read at all (a refused path, a failed read), else null. */
   error: string | null;
+  /** The config file its limits came from (see `ScopeLimits`); null: --preset or the defaults. */
+  limitsFile: string | null;
+  /** Why its project's config file cannot be used (its hook nudges nothing then); null when it can. */
+  configProblem: string | null;
 }
 
 export function countsOf(summary: TodoSummary): Counts {
@@ -63,11 +68,15 @@ export function scopeRow(
   snapshot: ScopeSnapshot,
   summary: TodoSummary,
   last: DecisionLogEntry | null,
-  limits: Limits,
+  judged: ScopeLimits,
   problems: StoreProblem[] = [],
 ): ScopeRow {
   const { state } = snapshot;
+  const { limits } = judged;
   const mark = unreadableMark(problems);
+  // A budget counted against limits that are not the project's would mislead: none is shown.
+  const words =
+    judged.problem === null ? stateWords(state, limits, last) : "project config invalid, no nudges";
   return {
     key: scope.key,
     kind: scope.kind,
@@ -78,12 +87,11 @@ export function scopeRow(
     restartKickArmed: state.restartKickArmed,
     episode: state.episode,
     lastDecision: last,
-    status:
-      mark === null
-        ? stateWords(state, limits, last)
-        : `${mark}: ${stateWords(state, limits, last)}`,
+    status: mark === null ? words : `${mark}: ${words}`,
     problems,
     error: null,
+    limitsFile: judged.file,
+    configProblem: judged.problem,
   };
 }
 
@@ -102,6 +110,8 @@ export function failedRow(scope: Scope, label: string, error: Error): ScopeRow {
     status: "UNREADABLE: cannot be read",
     problems: [],
     error: error.message,
+    limitsFile: null,
+    configProblem: null,
   };
 }
 
@@ -110,6 +120,10 @@ export interface ShowView {
   kind: Scope["kind"];
   label: string;
   preset: string;
+  /** The config file the limits came from; null: --preset or the defaults. */
+  limitsFile: string | null;
+  /** Why the project's config file cannot be used; null when it can. */
+  configProblem: string | null;
   counts: Counts;
   todos: TodoList;
   todosRevision: number;
@@ -123,6 +137,12 @@ export interface WhyView {
   key: string;
   label: string;
   preset: string;
+  /** The config file the limits came from (the project's, found from `projectDir`); null: --preset or the defaults. */
+  limitsFile: string | null;
+  /** The project folder the scope recorded; null when none. */
+  projectDir: string | null;
+  /** Why the project's config file cannot be used (the hook nudges nothing then); null when it can. */
+  configProblem: string | null;
   /** What the engine would do now. */
   action: "inject" | "skip";
   reason: SkipReason | null;
@@ -173,24 +193,29 @@ function episodeMoney(e: Episode | null): WhyView["episode"] {
 export function whyView(input: {
   scope: Scope;
   label: string;
-  preset: string;
+  /** The limits the scope was judged by, and where they came from. */
+  judged: ScopeLimits;
   decision: Decision;
   summary: TodoSummary;
   nudge: WhyView["nudge"];
-  limits: Limits;
   now: number;
   recent: DecisionLogEntry[];
   problems: StoreProblem[];
 }): WhyView {
-  const { decision, summary, limits, now } = input;
-  const explanation =
+  const { decision, summary, judged, now } = input;
+  const { limits, problem } = judged;
+  let explanation =
     decision.action === "skip"
       ? explainSkip(decision.reason, { state: decision.state, summary, limits, now })
       : `Actionable items remain and every check passes: the engine would send nudge ${decision.episode.autoTurns} of episode ${decision.episode.id}.`;
+  if (problem !== null) explanation += ` The file: ${problem}.`;
   return {
     key: input.scope.key,
     label: input.label,
-    preset: input.preset,
+    preset: judged.preset,
+    limitsFile: judged.file,
+    projectDir: judged.projectDir,
+    configProblem: problem,
     action: decision.action,
     reason: decision.action === "skip" ? decision.reason : null,
     explanation,

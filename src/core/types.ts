@@ -277,6 +277,13 @@ export interface NotifiedMemory {
   /** The episode id, or `turn:<lastUserTurnAt>` before an episode opens. */
   key: string;
   events: string[];
+  /**
+   * The finished work last announced as `done` (the whole list's fingerprint,
+   * with the check's tree for a verified one), across keys: the same finished
+   * work is not announced again at the user's next turn. Dropped once the list
+   * has open items again. Absent: none.
+   */
+  doneList?: string;
 }
 
 // ---------------------------------------------------------------------------

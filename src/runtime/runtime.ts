@@ -310,6 +310,14 @@ export class ContinuationRuntime {
     return this.#now();
   }
 
+  /**
+   * A runtime over the same store and clock that decides by other settings:
+   * for a reader that judges each scope by its own project's limits.
+   */
+  withSettings(options: Pick<RuntimeOptions, "preset" | "limits">): ContinuationRuntime {
+    return new ContinuationRuntime({ ...options, store: this.store, now: this.#now });
+  }
+
   async #updateState(scope: Scope, fn: (state: ContinuationState) => ContinuationState) {
     await this.store.transact(scope, (snap) => ({ state: fn(snap.state), result: undefined }));
   }
@@ -616,6 +624,7 @@ export class ContinuationRuntime {
               limits: this.limits,
               now,
               wanted: notify.events,
+              list: snap.todos,
             });
       if (notified.notifications.length > 0) {
         const sent = `notified: ${notified.notifications.map((n) => n.event).join(", ")}`;

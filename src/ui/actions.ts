@@ -1,3 +1,4 @@
+import { limitsSource } from "../config/scope-limits.js";
 import { NO_PHASE_LINE } from "../core/dialects/markdown/format.js";
 import { renderMarkdown } from "../core/dialects/markdown/index.js";
 import {
@@ -9,6 +10,7 @@ import { explainSkip } from "../core/explain/reasons.js";
 import type { DecisionLogEntry, ScopeSnapshot, TodoList } from "../core/types.js";
 import { applyListEdit, clearList } from "../runtime/list-edit.js";
 import type { ContinuationRuntime } from "../runtime/runtime.js";
+import type { ScopeJudge } from "./judge.js";
 import type { Notice, ScopePageData, WhyText } from "./pages/scope.js";
 import type { ScopeSource } from "./scope-source.js";
 
@@ -24,24 +26,26 @@ export function editableMarkdown(todos: TodoList): string {
   return empty ? `${NO_PHASE_LINE}\n` : renderMarkdown(todos);
 }
 
-function whyText(runtime: ContinuationRuntime, snapshot: ScopeSnapshot): WhyText {
-  const now = runtime.now();
-  const { decision, summary, nudge } = runtime.preview(snapshot, {}, now);
+function whyText(judge: ScopeJudge, snapshot: ScopeSnapshot): WhyText {
+  const now = judge.base.now();
+  const { decision, summary, nudge, limits } = judge.preview(snapshot, now);
+  const judgedBy = `Judged by ${limitsSource(limits)}.`;
   if (decision.action === "inject") {
     return {
       verdict: "Would nudge at the next idle.",
-      explanation: `Actionable items remain and every check passes: the engine would send nudge ${decision.episode.autoTurns} of episode ${decision.episode.id}.`,
+      explanation: `Actionable items remain and every check passes: the engine would send nudge ${decision.episode.autoTurns} of episode ${decision.episode.id}. ${judgedBy}`,
       nudge: nudge?.text ?? null,
     };
   }
+  const problem = limits.problem === null ? "" : ` The file: ${limits.problem}.`;
   return {
     verdict: `Would not nudge (${decision.reason}).`,
-    explanation: explainSkip(decision.reason, {
+    explanation: `${explainSkip(decision.reason, {
       state: decision.state,
       summary,
-      limits: runtime.limits,
+      limits: limits.limits,
       now,
-    }),
+    })}${problem} ${judgedBy}`,
     nudge: null,
   };
 }
@@ -49,7 +53,7 @@ function whyText(runtime: ContinuationRuntime, snapshot: ScopeSnapshot): WhyText
 /** Everything the scope page shows, read fresh; null when the store has no such scope. */
 export async function scopePageData(
   source: ScopeSource,
-  runtime: ContinuationRuntime,
+  judge: ScopeJudge,
   key: string,
 ): Promise<ScopePageData | null> {
   const scope = source.scope(key);
@@ -60,7 +64,8 @@ export async function scopePageData(
   let snapshot: ScopeSnapshot | null = null;
   let log: DecisionLogEntry[] = [];
   try {
-    [snapshot, log] = await Promise.all([runtime.store.read(scope), runtime.store.readLog(scope)]);
+    const { store } = judge.base;
+    [snapshot, log] = await Promise.all([store.read(scope), store.readLog(scope)]);
   } catch {
     // The row already carries the store's error; the page shows it instead of the list.
   }
@@ -70,7 +75,7 @@ export async function scopePageData(
     todosRevision: snapshot?.todosRevision ?? 0,
     markdown: snapshot === null ? "" : editableMarkdown(snapshot.todos),
     log,
-    why: snapshot === null ? null : whyText(runtime, snapshot),
+    why: snapshot === null ? null : whyText(judge, snapshot),
   };
 }
 

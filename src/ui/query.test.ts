@@ -22,6 +22,8 @@ describe("filter and sort", () => {
       model: null,
       lastEventAt: at,
       spend: null,
+      limits: null,
+      limitsFrom: null,
       search: `${key} ${host} ${state}`,
     }) satisfies OverviewRow;
   const rows = [

@@ -24,6 +24,8 @@ function row(key: string, host: string, state: OverviewRow["state"], n: number):
     model: null,
     lastEventAt: n % 17 === 0 ? null : n % 13,
     spend: null,
+    limits: null,
+    limitsFrom: null,
     search: `${key} ${host} ${state}`,
   };
 }

@@ -1,7 +1,7 @@
 import { describeScope, parseScopeKey } from "../core/scope/scope.js";
 import type { DecisionLogEntry, Scope, ScopeScan, Store } from "../core/types.js";
-import type { ContinuationRuntime } from "../runtime/runtime.js";
 import { scanScopes } from "../store/scan.js";
+import type { ScopeJudge } from "./judge.js";
 import { DecisionCounters } from "./metrics.js";
 import type { OverviewQuery } from "./query.js";
 import { RowIndex, type RowSummary } from "./row-index.js";
@@ -41,7 +41,8 @@ type Listener = (keys: string[]) => void;
  */
 export class ScopeSource {
   readonly counters = new DecisionCounters();
-  readonly #runtime: ContinuationRuntime;
+  /** Judges each scope by its project's limits, as its hook did. */
+  readonly #judge: ScopeJudge;
   readonly #rows = new RowIndex();
   readonly #totals = new TotalsBook();
   /** The project folder every scope of this store works in, when the store is a project's. */
@@ -61,8 +62,8 @@ export class ScopeSource {
   /** Settles once every change asked for so far has been read. */
   #waiters: { resolve(): void; reject(error: unknown): void }[] = [];
 
-  constructor(runtime: ContinuationRuntime, project: string | null = null) {
-    this.#runtime = runtime;
+  constructor(judge: ScopeJudge, project: string | null = null) {
+    this.#judge = judge;
     this.#project = project;
   }
 
@@ -77,7 +78,7 @@ export class ScopeSource {
   }
 
   get store(): Store {
-    return this.#runtime.store;
+    return this.#judge.base.store;
   }
 
   /** Every row, in key order. */
@@ -261,8 +262,8 @@ export class ScopeSource {
         this.#totals.set(scope.key, scopeHost(scope), log);
       this.#newest.set(scope.key, last);
       this.#scopes.set(scope.key, scope);
-      const now = this.#runtime.now();
-      const { decision, summary } = this.#runtime.preview(snapshot, {}, now);
+      const now = this.#judge.base.now();
+      const { decision, summary, limits } = this.#judge.preview(snapshot, now);
       this.#rows.set(
         overviewRow({
           scope,
@@ -271,7 +272,8 @@ export class ScopeSource {
           summary,
           decision,
           last,
-          limits: this.#runtime.limits,
+          limits: limits.limits,
+          limitsFrom: limits,
           now,
           problem,
           log,

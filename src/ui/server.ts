@@ -6,6 +6,7 @@ import { APP_JS, STYLE_CSS } from "./assets.js";
 import { type BulkAction, BulkActions } from "./bulk.js";
 import { EventStreams, type FollowStatus } from "./events.js";
 import type { Html } from "./html.js";
+import { ScopeJudge, type ScopeJudgeOptions } from "./judge.js";
 import { renderMetrics } from "./metrics.js";
 import { bulkConfirmPage, bulkDoneText, bulkRefusedPage } from "./pages/bulk.js";
 import type { PageContext } from "./pages/layout.js";
@@ -46,7 +47,20 @@ export interface DashboardOptions {
   ) => Promise<() => Promise<void>>;
   /** Aborts the first load (and so the start): an interrupt before the page is ready. */
   signal?: AbortSignal;
+  /**
+   * How each scope's project config file is found (the environment, a
+   * `--preset` that overrides the files' presets); default: this process's
+   * environment, no override.
+   */
+  judge?: ScopeJudgeOptions;
 }
+
+/**
+ * How long the dashboard keeps a project's limits before it reads the file
+ * again: an edited config shows within this long, and ten thousand scopes of
+ * one project still read it once per reload.
+ */
+export const PROJECT_LIMITS_MAX_AGE_MS = 10_000;
 
 export interface Dashboard {
   url: string;
@@ -114,13 +128,16 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const { runtime } = options;
   const token = options.token ?? newToken();
   const host = options.host ?? "127.0.0.1";
-  const source = new ScopeSource(runtime, options.project ?? null);
+  const judge = new ScopeJudge(runtime, {
+    maxAgeMs: PROJECT_LIMITS_MAX_AGE_MS,
+    ...(options.judge ?? { env: process.env }),
+  });
+  const source = new ScopeSource(judge, options.project ?? null);
   const bulk = new BulkActions(source, runtime);
   const ctx: PageContext = {
     token,
     store: options.storeDescription,
     preset: runtime.preset.name,
-    limits: runtime.limits,
   };
   const streams = new EventStreams();
   // Changes are followed from before the first read, so none made during it is missed: they
@@ -156,7 +173,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     draft: string | null,
     status = 200,
   ): Promise<void> {
-    const data = await scopePageData(source, runtime, key);
+    const data = await scopePageData(source, judge, key);
     if (data === null) {
       sendHtml(
         res,
@@ -253,7 +270,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           sendJson(res, 200, { totals: source.totals(Number(params.get("days") ?? 14) || 14) });
           return;
         case "/api/scope": {
-          const data = await scopePageData(source, runtime, params.get("key") ?? "");
+          const data = await scopePageData(source, judge, params.get("key") ?? "");
           if (data === null) sendJson(res, 404, { error: "no such scope" });
           else sendJson(res, 200, data);
           return;

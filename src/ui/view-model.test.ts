@@ -94,6 +94,21 @@ describe("overview rows", () => {
     expect(row.counts).toMatchObject({ open: 1, done: 1 });
   });
 
+  it("counts what the user added with resume --add, as the engine does", async () => {
+    const added = { nudges: 3, tokens: 0, timeMs: 0, costUsd: 0 };
+    const row = await rowFor(async (r) => {
+      await openWork(r);
+      await r.runIdle(worker, { deliver: () => {} });
+      await r.raise(worker, added, "+3 nudges");
+    });
+    const configured = 2;
+    expect(row.limits?.maxAutoTurns).toBe(configured + added.nudges);
+    expect(row.budgets.find((b) => b.name === "nudges")).toMatchObject({
+      used: 1,
+      limit: configured + added.nudges,
+    });
+  });
+
   it("puts the last decision in words", async () => {
     const last: DecisionLogEntry = {
       at: 5,

@@ -1,3 +1,5 @@
+import type { ScopeLimits } from "../config/scope-limits.js";
+import { episodeLimits } from "../core/engine/allowance.js";
 import { judgeStagnation } from "../core/engine/stagnation.js";
 import { REASON_TITLES } from "../core/explain/reasons.js";
 import { decodeComponent } from "../core/scope/component.js";
@@ -117,6 +119,13 @@ export interface OverviewRow {
   lastEventAt: number | null;
   /** The open episode and its decisions from the log (oldest first), for burn rates at render time. */
   spend: { episode: SpendEpisode; entries: RatePoint[] } | null;
+  /** The limits its budgets and its nearest limit are judged by (with the episode's raise); null when unreadable. */
+  limits: Limits | null;
+  /**
+   * Where those limits came from: the project's config file (found from the
+   * folder the scope recorded), or the dashboard's preset; null when unknown.
+   */
+  limitsFrom: LimitsFrom | null;
   /** Lower-cased text the filter box searches. */
   search: string;
 }
@@ -304,6 +313,9 @@ function searchText(parts: (string | null | undefined)[]): string {
     .toLowerCase();
 }
 
+/** Where a row's limits came from (a `ScopeLimits`, shared by every scope of its project). */
+export type LimitsFrom = Pick<ScopeLimits, "preset" | "file" | "problem">;
+
 export function overviewRow(input: {
   scope: Scope;
   label: string;
@@ -312,6 +324,8 @@ export function overviewRow(input: {
   decision: Decision;
   last: DecisionLogEntry | null;
   limits: Limits;
+  /** Where `limits` came from (see `ScopeJudge`); absent: not said. */
+  limitsFrom?: LimitsFrom;
   now: number;
   /** What the store reported wrong with the scope's documents, if anything. */
   problem?: ScopeProblem | null;
@@ -324,6 +338,8 @@ export function overviewRow(input: {
   const state = problem?.unreadable ? "unreadable" : stateOf(snapshot, summary, decision);
   const host = scopeHost(scope);
   const episode = snapshot.state.episode;
+  // What the user added with `resume --add` counts, as the engine counts it (same object without).
+  const held = episodeLimits(limits, episode);
   const grouping: Grouping = groupOf({
     state,
     reason: decision.action === "skip" ? decision.reason : null,
@@ -342,7 +358,7 @@ export function overviewRow(input: {
     counts: countsOf(summary),
     state,
     stateWords: STATE_WORDS[state],
-    budgets: budgetBars(snapshot, summary, limits, now),
+    budgets: budgetBars(snapshot, summary, held, now),
     episodeId: snapshot.state.episode?.id ?? null,
     last:
       last === null
@@ -359,6 +375,8 @@ export function overviewRow(input: {
       episode === null
         ? null
         : { episode: spendEpisode(episode), entries: ratePoints(log, episode.id, now) },
+    limits: held,
+    limitsFrom: input.limitsFrom ?? null,
     search: searchText([
       scope.key,
       label,
@@ -398,6 +416,8 @@ export function unreadableRow(
     model: null,
     lastEventAt: null,
     spend: null,
+    limits: null,
+    limitsFrom: null,
     search: searchText([scope.key, label, host, "unreadable", "needs you", problem.message]),
   };
 }

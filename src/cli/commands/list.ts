@@ -15,14 +15,16 @@ export const listCommand: CommandSpec = {
   usage: ["list"],
   details: [
     "OPEN counts pending and in-progress items (the only ones that drive nudges), DONE completed",
-    "ones. STATE says what holds nudges back, else the open episode, else the last decision.",
+    "ones. STATE says what holds nudges back, else the open episode, else the last decision; each",
+    "episode's budget is judged by its project's config file (from the folder the scope recorded),",
+    "else by --preset.",
     "A scope with a file that cannot be read is marked UNREADABLE and named below the table (exit 1).",
   ],
   args: { min: 0, max: 0 },
   examples: ["list", "list --json", "--dir ./.todo list"],
   async run(ctx) {
     const store = await ctx.store();
-    const runtime = await ctx.runtime();
+    const judge = await ctx.judge();
     const rows: ScopeRow[] = [];
     // One pass over the store: per-scope reads cost a folder listing each on big file stores.
     for await (const batch of scanScopes(store, { logTail: 1 })) {
@@ -40,7 +42,8 @@ export const listCommand: CommandSpec = {
             snapshot,
             summarize(snapshot.todos),
             item.log.at(-1) ?? null,
-            runtime.limits,
+            // Each scope by its own project's file: read once per project, however many scopes.
+            judge.limitsOf(snapshot.state),
             item.problems,
           ),
         );
@@ -50,7 +53,7 @@ export const listCommand: CommandSpec = {
     const unreadable = (r: ScopeRow) => r.error !== null || hasUnreadable(r.problems);
     const code = rows.some(unreadable) ? EXIT_FAILURE : 0;
     if (ctx.global.json) {
-      ctx.json({ store: where, preset: runtime.preset.name, scopes: rows });
+      ctx.json({ store: where, preset: judge.base.preset.name, scopes: rows });
       return code;
     }
     if (rows.length === 0) {
@@ -88,6 +91,16 @@ export const listCommand: CommandSpec = {
       ctx.out(`${style.bold(row.key)}:`);
       if (row.error !== null) ctx.out(`  ${style.red(`Cannot be read: ${row.error}`)}`);
       for (const line of problemLines(row.problems, style)) ctx.out(`  ${line}`);
+    }
+    // Each broken project file once, however many of its scopes are listed.
+    const broken = new Set(
+      rows.flatMap((r) => (r.configProblem === null ? [] : [r.configProblem])),
+    );
+    for (const problem of broken) {
+      ctx.out();
+      ctx.out(
+        style.red(`A project's config file cannot be used (its hooks nudge nothing): ${problem}`),
+      );
     }
     return code;
   },

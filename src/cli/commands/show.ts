@@ -1,3 +1,4 @@
+import { limitsSource } from "../../config/scope-limits.js";
 import { countStatuses, describeCounts } from "../../core/dialects/display.js";
 import { formatTimestamp } from "../../core/explain/numbers.js";
 import { summarize } from "../../core/todo/summary.js";
@@ -21,7 +22,8 @@ export const showCommand: CommandSpec = {
   usage: ["show <scope>"],
   details: [
     "Prints phases, statuses, notes and blocked reasons, then the open episode's budget",
-    "(used of limit, judged by --preset), what suppresses nudges, and the last outcome and decision.",
+    "(used of limit, judged by the project's config file found from the folder the scope recorded,",
+    "else by --preset), what suppresses nudges, and the last outcome and decision.",
     "A file that cannot be read is named first, with where its copy is kept (exit 1).",
   ],
   args: { min: 1, max: 1 },
@@ -29,8 +31,9 @@ export const showCommand: CommandSpec = {
   async run(ctx) {
     const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
     const store = await ctx.store();
-    const runtime = await ctx.runtime();
+    const judge = await ctx.judge();
     const snapshot = await store.read(scope);
+    const judged = judge.limitsOf(snapshot.state);
     const [last] = await store.readLog(scope, 1);
     const { problems, code } = await scopeProblems(store, scope);
     const summary = summarize(snapshot.todos);
@@ -38,12 +41,14 @@ export const showCommand: CommandSpec = {
       key: scope.key,
       kind: scope.kind,
       label,
-      preset: runtime.preset.name,
+      preset: judged.preset,
+      limitsFile: judged.file,
+      configProblem: judged.problem,
       counts: countsOf(summary),
       todos: snapshot.todos,
       todosRevision: snapshot.todosRevision,
       state: snapshot.state,
-      limits: runtime.limits,
+      limits: judged.limits,
       lastDecision: last ?? null,
       problems,
     };
@@ -52,7 +57,7 @@ export const showCommand: CommandSpec = {
       return code;
     }
     const { style } = ctx;
-    const now = runtime.now();
+    const now = judge.base.now();
     ctx.out(`${style.bold(label)}  ${style.dim(scope.key)}`);
     if (snapshot.state.projectDir !== undefined) ctx.out(`project: ${snapshot.state.projectDir}`);
     for (const line of problemLines(problems, style)) ctx.out(line);
@@ -62,8 +67,14 @@ export const showCommand: CommandSpec = {
     for (const line of formatTodoTree(snapshot.todos, style)) ctx.out(`  ${line}`);
     if (snapshot.todos.todos.length > 0) ctx.out(style.dim(`  ${markLegend()}`));
     ctx.out();
-    ctx.out(style.bold(`Continuation (judged by preset "${runtime.preset.name}")`));
-    for (const line of budgetLines(snapshot.state, runtime.limits, now, summary))
+    ctx.out(style.bold(`Continuation (judged by ${limitsSource(judged)})`));
+    if (judged.problem !== null) {
+      ctx.out(`  ${style.red(`The project's config file cannot be used: ${judged.problem}`)}`);
+      ctx.out(
+        `  ${style.yellow("Its hook sends no nudge until the file is fixed (config-invalid).")}`,
+      );
+    }
+    for (const line of budgetLines(snapshot.state, judged.limits, now, summary))
       ctx.out(`  ${line}`);
     const suppressors = suppressorLines(snapshot.state);
     if (suppressors.length === 0) ctx.out("  Suppressors: none");

@@ -1,3 +1,4 @@
+import { limitsSource } from "../../config/scope-limits.js";
 import { episodeLimits } from "../../core/engine/allowance.js";
 import {
   AllowanceError,
@@ -83,7 +84,9 @@ export const resumeCommand: CommandSpec = {
       }
       throw error;
     }
-    const limits = episodeLimits(runtime.limits, episode);
+    // Judged as the scope's hook judges it: by its project's config file, if it has one.
+    const judged = (await ctx.judge()).limitsOf((await runtime.store.read(scope)).state);
+    const limits = episodeLimits(judged.limits, episode);
     if (ctx.global.json) {
       ctx.json({
         key: scope.key,
@@ -93,13 +96,20 @@ export const resumeCommand: CommandSpec = {
         added: add,
         raised: episode.raised,
         limits,
+        preset: judged.preset,
+        limitsFile: judged.file,
+        configProblem: judged.problem,
       });
       return 0;
     }
     ctx.out(`Resumed ${label} (${scope.key}) and raised episode ${episode.id}: ${added}.`);
     ctx.out(
-      `  Now allowed: ${limitCount(limits.maxAutoTurns)} nudges (${episode.autoTurns} used), judged by preset "${runtime.preset.name}".`,
+      `  Now allowed: ${limitCount(limits.maxAutoTurns)} nudges (${episode.autoTurns} used), judged by ${limitsSource(judged)}.`,
     );
+    if (judged.problem !== null) {
+      ctx.out(`  The project's config file cannot be used: ${judged.problem}`);
+      ctx.out("  Its hook sends no nudge until the file is fixed (config-invalid).");
+    }
     return 0;
   },
 };

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import type { Store } from "../../core/types.js";
 import type { FollowStatus } from "../../ui/events.js";
 import type { CommandSpec } from "../command.js";
+import { judgeOptions } from "../context.js";
 import { UsageError } from "../errors.js";
 import { storeTarget } from "../global-options.js";
 import { fileRoot, storeDescription } from "../store.js";
@@ -104,6 +105,7 @@ export const uiCommand: CommandSpec = {
           port,
           follow: (onChange, onStatus) => followStore(store, target, onChange, onStatus),
           signal: interrupted.signal,
+          judge: judgeOptions(ctx.global, ctx.io.env),
         });
       } catch (error) {
         if (interrupted.signal.aborted) return 0;

@@ -1,3 +1,4 @@
+import { limitsSource } from "../../config/scope-limits.js";
 import { episodeLimits } from "../../core/engine/allowance.js";
 import type { CommandSpec } from "../command.js";
 import { formatLog } from "../format/log.js";
@@ -17,7 +18,10 @@ export const whyCommand: CommandSpec = {
   usage: ["why <scope>"],
   details: [
     "A dry run of the decision (nothing is written, the one-shot restart kick is not used up),",
-    "judged by --preset. Facts only the host knows (background work, recovery, agent mode, a",
+    "judged by the limits the scope's hook used: the project's config file, found from the folder",
+    "the scope recorded (a --preset given here overrides the file's preset, not its limits), else",
+    "--preset or the defaults. A config file that cannot be used is named (the hook nudges nothing",
+    "then: config-invalid). Facts only the host knows (background work, recovery, agent mode, a",
     "pending question, the host's own goal loop) are taken as absent; the log below shows",
     "what the host reported (a stop the host's /goal drove is logged as host-goal-active).",
     "With an inject, the nudge text is printed too.",
@@ -36,20 +40,21 @@ export const whyCommand: CommandSpec = {
   async run(ctx) {
     const limit = countOption("limit", ctx.values.limit) ?? RECENT;
     const { scope, label } = await ctx.findScope(ctx.positionals[0] ?? "");
-    const runtime = await ctx.runtime();
-    const { decision, summary, nudge } = await runtime.explain(scope);
+    const judge = await ctx.judge();
+    const { decision, summary, nudge, limits: judged } = await judge.explain(scope);
+    const { limits } = judged;
+    const now = judge.base.now();
     const store = await ctx.store();
     const recent = await store.readLog(scope, limit);
     const { problems, code } = await scopeProblems(store, scope);
     const view = whyView({
       scope,
       label,
-      preset: runtime.preset.name,
+      judged,
       decision,
       summary,
       nudge,
-      limits: runtime.limits,
-      now: runtime.now(),
+      now,
       recent,
       problems,
     });
@@ -65,19 +70,29 @@ export const whyCommand: CommandSpec = {
       view.action === "inject"
         ? style.green("would NUDGE now")
         : `${style.yellow("would NOT nudge now")}: ${view.reason}`;
-    ctx.out(`${style.bold("Decision")} (preset "${view.preset}"): ${verdict}`);
+    ctx.out(`${style.bold("Decision")} (${limitsSource(judged)}): ${verdict}`);
     ctx.out(`  ${view.explanation}`);
+    if (judged.mode === "advise" && view.action === "inject") {
+      ctx.out(
+        `  ${style.yellow("the project's config file sets advise mode: the nudge would be recorded, not delivered")}`,
+      );
+    }
     // A raise changes what the budgets allow: say so beside the verdict.
     for (const line of raisedLines(decision.state)) ctx.out(`  ${style.yellow(line)}`);
-    if (decision.state.episode != null) {
+    // A cost cap that is not the project's would mislead: none is shown then.
+    if (decision.state.episode != null && judged.problem === null) {
       ctx.out(
-        `  Episode cost: ${costWords(decision.state, episodeLimits(runtime.limits, decision.state.episode))}`,
+        `  Episode cost: ${costWords(decision.state, episodeLimits(limits, decision.state.episode))}`,
       );
     }
     ctx.out(style.dim(`  Assumed (only the host knows): ${view.assumed.join("; ")}.`));
     const last = decision.state.verify?.last;
-    if (last != null) for (const line of checkLines(last, runtime.now())) ctx.out(`  ${line}`);
-    const trustHint = projectTrustHint(ctx.io.cwd, ctx.io.env);
+    if (last != null) for (const line of checkLines(last, now)) ctx.out(`  ${line}`);
+    // The project the scope works in, not the folder `why` was typed in; its problem is named above.
+    const trustHint =
+      judged.problem === null
+        ? projectTrustHint(judged.projectDir ?? ctx.io.cwd, ctx.io.env)
+        : null;
     if (trustHint !== null) ctx.out(`  ${style.yellow(trustHint)}`);
     if (view.nudge !== null) {
       ctx.out();

@@ -188,4 +188,11 @@ describe("stateWords", () => {
     );
     expect(stateWords(emptyState(), limits, null)).toBe("idle");
   });
+
+  it("counts what the user added with resume --add", () => {
+    const raised = { ...episode, raised: { nudges: 4, tokens: 0, timeMs: 0, costUsd: 0 } };
+    expect(stateWords(state({ episode: raised }), limits, null)).toBe(
+      `episode: ${episode.autoTurns}/${limits.maxAutoTurns + 4} nudges`,
+    );
+  });
 });

@@ -188,7 +188,8 @@ export function stateWords(
   const episode = state.episode;
   const lastWords = last === null ? null : lastDecisionWords(last);
   if (episode !== null) {
-    const budget = `${episode.autoTurns}/${limitCount(limits.maxAutoTurns)} nudges`;
+    // What the user added with `resume --add` counts, as the engine counts it.
+    const budget = `${episode.autoTurns}/${limitCount(episodeLimits(limits, episode).maxAutoTurns)} nudges`;
     return lastWords === null ? `episode: ${budget}` : `episode: ${budget}, ${lastWords}`;
   }
   return lastWords ?? "idle";

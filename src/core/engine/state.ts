@@ -335,7 +335,11 @@ function parseNotified(raw: unknown): NotifiedMemory {
     Array.isArray(raw.events) &&
     raw.events.every((e) => typeof e === "string")
   ) {
-    return { key: raw.key, events: [...(raw.events as string[])] };
+    return {
+      key: raw.key,
+      events: [...(raw.events as string[])],
+      ...(typeof raw.doneList === "string" ? { doneList: raw.doneList } : {}),
+    };
   }
   return { key: "*", events: [] };
 }

@@ -5,12 +5,14 @@ import { parseContinuationState } from "../engine/state.js";
 import {
   episode,
   LIMITS,
+  listOf,
   NOW,
   outcome,
   stateWith,
   summaryOf,
 } from "../engine/test-support/fixtures.js";
 import { decideVerification } from "../engine/verify.js";
+import { summarize } from "../todo/summary.js";
 import type { CheckResult, ContinuationState, Decision, TodoSummary } from "../types.js";
 import { NOTIFY_EVENTS, type NotifyEvent, notificationsFor } from "./events.js";
 
@@ -260,5 +262,90 @@ describe("notificationsFor: at most once per event per episode", () => {
         },
       ),
     );
+  });
+});
+
+describe("notificationsFor: done once per finished list", () => {
+  const finishedList = listOf("completed", "completed");
+  const finished = summarize(finishedList);
+  /** The user's next turn: no episode, a new key, the list as it was. */
+  const nextTurn = (state: ContinuationState, at: number): ContinuationState => ({
+    ...state,
+    episode: null,
+    lastUserTurnAt: at,
+    userTurnFingerprint: finished.fingerprint,
+  });
+  const doneOn = (state: ContinuationState, list = finishedList, reason = "no-incomplete-todos") =>
+    notificationsFor({
+      decision: skip(reason, state),
+      before: state,
+      summary: summarize(list),
+      limits: LIMITS,
+      now: NOW,
+      wanted: ALL,
+      list,
+    });
+
+  it("the same finished list is not announced again at the user's later turns", () => {
+    const first = doneOn(inEpisode);
+    expect(first.notifications[0]?.event).toBe("done");
+    let state = first.state;
+    for (let turn = 1; turn <= 3; turn++) {
+      // Stored and read back, as the next hook process finds it.
+      state = parseContinuationState(JSON.parse(JSON.stringify(nextTurn(state, NOW + turn))));
+      const again = doneOn(state);
+      expect(again.notifications).toEqual([]);
+      state = again.state;
+    }
+  });
+
+  it("a different finished list, or the same one reopened and finished, is news", () => {
+    const first = doneOn(inEpisode);
+    const other = listOf("completed", "completed", "cancelled");
+    expect(doneOn(nextTurn(first.state, NOW + 1), other).notifications).toHaveLength(1);
+    // Seen with an open item: the memory of the finished list goes.
+    const open = listOf("completed", "pending");
+    const reopened = notificationsFor({
+      decision: skip("turn-not-safe", nextTurn(first.state, NOW + 2)),
+      before: first.state,
+      summary: summarize(open),
+      limits: LIMITS,
+      now: NOW,
+      wanted: ALL,
+      list: open,
+    });
+    expect(reopened.state.notified?.doneList).toBeUndefined();
+    expect(doneOn(nextTurn(reopened.state, NOW + 3)).notifications).toHaveLength(1);
+  });
+
+  it("verified on another working tree is news; on the same tree it is not", () => {
+    const check = (tree: string) => ({
+      command: "npm test",
+      status: "passed" as const,
+      exitCode: 0,
+      signal: null,
+      startedAt: NOW,
+      durationMs: 1,
+      outputTail: "",
+      tree,
+    });
+    const onTree = (state: ContinuationState, tree: string) => ({
+      ...state,
+      verify: { last: check(tree), nudged: null, halted: false },
+    });
+    const first = doneOn(onTree(inEpisode, "t1"), finishedList, "verified");
+    expect(first.notifications).toHaveLength(1);
+    const same = doneOn(onTree(nextTurn(first.state, NOW + 1), "t1"), finishedList, "verified");
+    expect(same.notifications).toEqual([]);
+    const moved = doneOn(onTree(nextTurn(same.state, NOW + 2), "t2"), finishedList, "verified");
+    expect(moved.notifications).toHaveLength(1);
+  });
+
+  it("other events keep the memory of the finished list", () => {
+    const first = doneOn(inEpisode);
+    const later = nextTurn(first.state, NOW + 1);
+    const stopped = run(skip("awaiting-user", later), later, finished);
+    expect(stopped.notifications[0]?.event).toBe("needs-input");
+    expect(doneOn(stopped.state).notifications).toEqual([]);
   });
 });

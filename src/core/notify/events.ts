@@ -1,5 +1,5 @@
 import { emptyList } from "../todo/model.js";
-import { summarize } from "../todo/summary.js";
+import { fingerprintList, summarize } from "../todo/summary.js";
 import type {
   CheckResult,
   ContinuationState,
@@ -7,6 +7,7 @@ import type {
   Limits,
   NotifiedMemory,
   SkipReason,
+  TodoList,
   TodoSummary,
 } from "../types.js";
 
@@ -100,6 +101,12 @@ export interface NotifyInput {
   now: number;
   /** The events the user asked for (the config's `notify.events`). */
   wanted: readonly NotifyEvent[];
+  /**
+   * The list the decision was made on: `done` goes out once per finished
+   * list (see `NotifiedMemory.doneList`). Absent: only the per-key memory
+   * keeps `done` from repeating.
+   */
+  list?: TodoList;
 }
 
 /** The key events are counted under: the episode, or the user's turn before an episode opens. */
@@ -193,11 +200,17 @@ export function notificationsFor(input: NotifyInput): {
   state: ContinuationState;
 } {
   const { decision, summary, limits, now, wanted } = input;
-  const after = decision.state;
+  const stored: NotifiedMemory | null = decision.state.notified ?? null;
+  // Open items again: the list's next finish is new work, whatever it looks like then.
+  const reopened = summary.incomplete > 0 && stored?.doneList !== undefined;
+  const memory: NotifiedMemory | null =
+    reopened && stored !== null ? { key: stored.key, events: stored.events } : stored;
+  const after: ContinuationState = reopened
+    ? { ...decision.state, notified: memory }
+    : decision.state;
   const event = eventOf(input);
   if (event === null || !wanted.includes(event)) return { notifications: [], state: after };
   const key = notifyKey(after);
-  const memory: NotifiedMemory | null = after.notified ?? null;
   // An unreadable memory (`*`) counts every event as sent: never twice, even then.
   if (memory?.key === "*") {
     return {
@@ -207,6 +220,11 @@ export function notificationsFor(input: NotifyInput): {
   }
   const sent = memory?.key === key ? memory.events : [];
   if (sent.includes(event)) return { notifications: [], state: after };
+  // `done` with no episode open is keyed by the user's turn: without this, a list
+  // that stays finished would be announced again at every turn of the user's.
+  const done = event === "done" ? doneIdentity(decision, input.list) : null;
+  if (done !== null && memory?.doneList === done) return { notifications: [], state: after };
+  const doneList = done ?? memory?.doneList;
   const e = after.episode;
   const verification = decision.action === "inject" ? decision.verification : undefined;
   const lastCheck = after.verify?.last ?? undefined;
@@ -239,8 +257,25 @@ export function notificationsFor(input: NotifyInput): {
   };
   return {
     notifications: [notification],
-    state: { ...after, notified: { key, events: [...sent, event] } },
+    state: {
+      ...after,
+      notified: { key, events: [...sent, event], ...(doneList === undefined ? {} : { doneList }) },
+    },
   };
+}
+
+/**
+ * What a `done` announces: the finished list (its whole fingerprint), and for
+ * a verified one the working tree the check passed on, so new work on the
+ * code under an unchanged list is news. Null without the list.
+ */
+function doneIdentity(decision: Decision, list: TodoList | undefined): string | null {
+  if (list === undefined) return null;
+  const listPrint = fingerprintList(list.todos);
+  if (decision.action === "skip" && decision.reason === "verified") {
+    return `${listPrint}:${decision.state.verify?.last?.tree ?? ""}`;
+  }
+  return listPrint;
 }
 
 /** The check behind a verification verdict (`verified`, `verify-*`), if this decision is one. */

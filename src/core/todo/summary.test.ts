@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TODO_STATUSES, type Todo, type TodoList } from "../types.js";
 import { canonicalText } from "./model.js";
-import { fingerprintIncomplete, sameSummaryInput, summarize } from "./summary.js";
+import { fingerprintIncomplete, fingerprintList, sameSummaryInput, summarize } from "./summary.js";
 
 const todoArb: fc.Arbitrary<Todo> = fc
   .record({
@@ -204,5 +204,34 @@ describe("sameSummaryInput", () => {
     expect(same([{ id: "2", content: "a", status: "pending" }])).toBe(false);
     expect(same([{ content: "a", status: "pending" }])).toBe(false);
     expect(same([...base, { content: "b", status: "completed" }])).toBe(false);
+  });
+});
+
+describe("fingerprintList: the whole list, finished items included", () => {
+  const done = (content: string, status: Todo["status"] = "completed"): Todo => ({
+    content,
+    status,
+  });
+
+  it("tells finished lists apart, which the incomplete fingerprint cannot", () => {
+    const a = [done("write the parser"), done("test it")];
+    const b = [done("write the parser"), done("ship it")];
+    expect(summarize({ todos: a, phases: [], nextId: 1 }).fingerprint).toBe(
+      summarize({ todos: b, phases: [], nextId: 1 }).fingerprint,
+    );
+    expect(fingerprintList(a)).not.toBe(fingerprintList(b));
+    expect(fingerprintList(a)).not.toBe(
+      fingerprintList([a[0] as Todo, done("test it", "cancelled")]),
+    );
+    expect(fingerprintList(a)).not.toBe(fingerprintList([]));
+  });
+
+  it("property: a reorder or a whitespace-only edit keeps it", () => {
+    fc.assert(
+      fc.property(fc.array(todoArb, { maxLength: 8 }), (todos) => {
+        const moved = [...todos].reverse().map((t) => ({ ...t, content: rewhitespace(t.content) }));
+        return fingerprintList(moved) === fingerprintList(todos);
+      }),
+    );
   });
 });

@@ -108,7 +108,18 @@ export function summarize(list: TodoList): TodoSummary {
   return summarizeTodos(list.todos);
 }
 
-function summarizeTodos(todos: readonly Todo[]): TodoSummary {
+/**
+ * Fingerprint (16 hex characters) of the whole list, finished items
+ * included: a reorder or whitespace-only edit keeps it, any change of text,
+ * id or status of any item moves it. Tells one finished list from another
+ * (two all-completed lists share the incomplete fingerprint of an empty one).
+ */
+export function fingerprintList(todos: readonly Todo[]): string {
+  return summarizeTodos(todos, true).fingerprint;
+}
+
+/** `everything`: finished items count in the fingerprint too (see `fingerprintList`). */
+function summarizeTodos(todos: readonly Todo[], everything = false): TodoSummary {
   let actionable = 0;
   let blocked = 0;
   let completed = 0;
@@ -133,10 +144,14 @@ function summarizeTodos(todos: readonly Todo[]): TodoSummary {
         break;
       case "completed":
         completed++;
-        continue;
+        if (!everything) continue;
+        code = 0x20004;
+        break;
       case "cancelled":
         cancelled++;
-        continue;
+        if (!everything) continue;
+        code = 0x20005;
+        break;
       default:
         // Not a status (only an unparsed hand edit can get here): counted nowhere.
         continue;
@@ -152,6 +167,8 @@ function summarizeTodos(todos: readonly Todo[]): TodoSummary {
     sumB = (sumB + mix32(Math.imul(laneB ^ code, LANE_B_PRIME) ^ 0x9e3779b9)) | 0;
   }
   const incomplete = actionable + blocked;
+  // The item count mixed in: the incomplete ones, or every hashed one for the whole list.
+  const hashed = everything ? actionable + blocked + completed + cancelled : incomplete;
   return {
     total: todos.length,
     actionable,
@@ -159,8 +176,7 @@ function summarizeTodos(todos: readonly Todo[]): TodoSummary {
     completed,
     cancelled,
     incomplete,
-    fingerprint:
-      hex32(mix32(sumA ^ incomplete)) + hex32(mix32(sumB + Math.imul(incomplete, 0x27d4eb2f))),
+    fingerprint: hex32(mix32(sumA ^ hashed)) + hex32(mix32(sumB + Math.imul(hashed, 0x27d4eb2f))),
   };
 }
 

@@ -1,14 +1,12 @@
 import { type Html, html } from "../html.js";
-import type { SpendLimits } from "./spend.js";
 
 /** What every page needs to link back to the server: the token rides on every URL. */
 export interface PageContext {
   token: string;
   /** Where the store is, in words. */
   store: string;
+  /** The dashboard's own preset: it judges the scopes whose project has no config file. */
   preset: string;
-  /** The limits the overview projects spend against. */
-  limits?: SpendLimits;
 }
 
 /** A dashboard URL with the token and the given parameters. */
@@ -31,7 +29,7 @@ export function layout(ctx: PageContext, title: string, body: Html): Html {
 <body data-token="${ctx.token}">
 <header class="top">
 <a class="brand" href="${link(ctx, "/")}">todo-continuation</a>
-<span class="where">${ctx.store} · preset ${ctx.preset}</span>
+<span class="where" title="Each scope is judged by its project's config file when it has one">${ctx.store} · preset ${ctx.preset}</span>
 <span class="live-status" id="live-status" role="status" aria-live="polite"></span>
 </header>
 <main id="main">

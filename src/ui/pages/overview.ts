@@ -7,7 +7,7 @@ import type { TotalsRow } from "../totals.js";
 import { verifyBadge } from "../verification.js";
 import { type BudgetBar, type OverviewRow, STATE_NAMES, STATE_WORDS } from "../view-model.js";
 import { layout, link, type PageContext } from "./layout.js";
-import { type SpendLimits, spendCells, totalsSection } from "./spend.js";
+import { spendCells, totalsSection } from "./spend.js";
 
 /**
  * Rows per page: enough to scan, few enough that every browser draws them at
@@ -25,9 +25,6 @@ export interface OverviewData {
   /** A bulk action's outcome, in words. */
   notice?: string | null;
 }
-
-/** The limits the spend columns project against; without them, nothing is projected. */
-const NO_LIMITS: SpendLimits = { maxAutoTurns: 0, maxTokens: 0, maxWallClockMs: 0 };
 
 /** How many scopes need someone: the count the page title carries. */
 export function needsYou(data: OverviewData): number {
@@ -93,7 +90,7 @@ function rowHtml(ctx: PageContext, row: OverviewRow, now: number): Html {
       : row.last === null
         ? html`<span class="dim">no decision yet</span>`
         : html`${row.last.words} <span class="dim">${formatAgo(row.last.at, now)}</span>`;
-  return html`${raw(cached.text)}${spendCells(row, ctx.limits ?? NO_LIMITS, now)}<td>${last}</td>
+  return html`${raw(cached.text)}${spendCells(row, now)}<td>${last}</td>
 </tr>`;
 }
 

@@ -17,6 +17,18 @@ const STATUS_WORDS: Record<Todo["status"], string> = {
   blocked: "blocked",
 };
 
+/** Where the budgets' limits came from: the project's config file, or the dashboard's preset. */
+function limitsNote(row: OverviewRow): Html {
+  const from = row.limitsFrom;
+  if (from === null) return html``;
+  if (from.problem !== null) {
+    return html`<p class="problem">The project's config file cannot be used, so its hook sends no nudge (config-invalid): ${from.problem}. The limits above are preset ${from.preset}'s, not the project's.</p>`;
+  }
+  return from.file === null
+    ? html`<p class="dim">Limits of preset ${from.preset} (no project config file).</p>`
+    : html`<p class="dim">Limits from <code>${from.file}</code> (preset ${from.preset}).</p>`;
+}
+
 /** What the engine would decide now, in words (the `why` command's dry run). */
 export interface WhyText {
   verdict: string;
@@ -111,6 +123,7 @@ ${data.why.nudge === null ? "" : html`<details><summary>The nudge it would send<
 ${verificationSection(row.verify, data.now ?? Date.now())}
 <section aria-labelledby="budget-h"><h2 id="budget-h">Budgets of the open episode</h2>
 ${row.episodeId === null ? html`<p class="dim">No episode is open.</p>` : budgetMeters(row.budgets, true)}
+${limitsNote(row)}
 </section>
 <section aria-labelledby="list-h"><h2 id="list-h">The list</h2>
 ${data.todos === null ? html`<p class="dim">Not available.</p>` : todoTree(data.todos)}

@@ -1,6 +1,5 @@
 import { formatAgo, formatCount, formatDuration } from "../../core/explain/numbers.js";
-import type { Limits } from "../../core/types.js";
-import { burnRate, type CostLimit, projectNearestLimit } from "../burn.js";
+import { burnRate, projectNearestLimit } from "../burn.js";
 import { type Html, html } from "../html.js";
 import type { TotalsRow } from "../totals.js";
 import { costWords, formatUsd, type OverviewRow } from "../view-model.js";
@@ -11,11 +10,10 @@ import { costWords, formatUsd, type OverviewRow } from "../view-model.js";
  * (they move with the clock), for the rows of one page only.
  */
 
-export type SpendLimits = Pick<Limits, "maxAutoTurns" | "maxTokens" | "maxWallClockMs"> & CostLimit;
-
 const NONE = html`<span class="dim">—</span>`;
 
-export function spendCells(row: OverviewRow, limits: SpendLimits, now: number): Html {
+/** The spend cells of a row, projected against the row's own limits (its project's, see `ScopeJudge`). */
+export function spendCells(row: OverviewRow, now: number): Html {
   const last =
     row.lastEventAt === null ? NONE : html`<span>${formatAgo(row.lastEventAt, now)}</span>`;
   if (row.spend === null) {
@@ -24,7 +22,11 @@ export function spendCells(row: OverviewRow, limits: SpendLimits, now: number): 
   const { episode, entries } = row.spend;
   const rate = burnRate(episode, entries, now);
   // Only a session being kept going heads for a limit; a stopped or finished one does not.
-  const nearest = row.group === "working" ? projectNearestLimit(episode, rate, limits, now) : null;
+  const { limits } = row;
+  const nearest =
+    row.group === "working" && limits !== null && row.limitsFrom?.problem == null
+      ? projectNearestLimit(episode, rate, limits, now)
+      : null;
   const cost = costWords(episode);
   const burn = html`${formatCount(Math.round(rate.tokensPerMinute))} tok/min<br>${
     rate.usdPerHour === null
