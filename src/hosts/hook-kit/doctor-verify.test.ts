@@ -37,6 +37,14 @@ afterEach(() => {
 
 const ctx = () => ({ cwd: repo, home, env });
 
+/** A config with a `verify`, trusted as `todo-continuation trust` would. */
+function trustedVerifyConfig(): void {
+  writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
+  const loaded = findProjectConfig(repo, home);
+  if (loaded === null) throw new Error("no config");
+  trust(loaded, { env, home, now: 1 });
+}
+
 describe("projectConfigFindings (every host's doctor)", () => {
   it("says nothing without a config file, or with one that has no verify", () => {
     expect(projectConfigFindings("opencode", ctx(), "the plugin never nudges")).toEqual([]);
@@ -83,10 +91,7 @@ describe("projectConfigFindings (every host's doctor)", () => {
 
 describe("verifyFindings: the project's shared watcher", () => {
   it("says whether a watcher runs for the project, once its verify runs", () => {
-    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
-    const loaded = findProjectConfig(repo, home);
-    if (loaded === null) throw new Error("no config");
-    trust(loaded, { env, home, now: 1 });
+    trustedVerifyConfig();
     const watchers = join(root, "watchers");
     mkdirSync(watchers, { mode: 0o700 });
     env.TODO_CONTINUATION_WATCHER_DIR = watchers;
@@ -103,10 +108,7 @@ describe("verifyFindings: the project's shared watcher", () => {
 
 describe("verifyFindings: one read of the config", () => {
   it("finds the project config once for the config, verify and timeout findings", () => {
-    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
-    const loaded = findProjectConfig(repo, home);
-    if (loaded === null) throw new Error("no config");
-    trust(loaded, { env, home, now: 1 });
+    trustedVerifyConfig();
     reads.count = 0;
     const found = verifyFindings("codex", ctx(), null, "install");
     expect(found.map((f) => f.check)).toEqual(["verify", "timeout", "watcher"]);
