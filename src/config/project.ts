@@ -63,6 +63,18 @@ export function untrustedNotice(status: TrustStatus, file: string): string | nul
  * `verify` in an untrusted file comes back as `verify: null` with a notice.
  */
 export function projectSettings(cwd: string, options: ProjectSettingsOptions): ProjectSettings {
+  return readProjectSettings(cwd, options).settings;
+}
+
+/**
+ * `projectSettings` with the config file it read (null without one, or when
+ * it cannot be used), for a caller that needs more of the file than the
+ * settings say (`doctor`'s timeout check) without reading it again.
+ */
+export function readProjectSettings(
+  cwd: string,
+  options: ProjectSettingsOptions,
+): { settings: ProjectSettings; loaded: LoadedConfig | null } {
   const home = options.home ?? options.env.HOME;
   let loaded: LoadedConfig | null;
   try {
@@ -71,14 +83,24 @@ export function projectSettings(cwd: string, options: ProjectSettingsOptions): P
     effectiveConfig(loaded, options.presetFlag === undefined ? {} : { preset: options.presetFlag });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return {
+    const settings = {
       file: null,
       verify: null,
       trust: null,
       problem: message,
       notice: `project config not used: ${message}`,
     };
+    return { settings, loaded: null };
   }
+  return { settings: settingsOf(loaded, home, options), loaded };
+}
+
+/** The settings of a config that was found and validated: its trust decides verify and notify. */
+function settingsOf(
+  loaded: LoadedConfig | null,
+  home: string | undefined,
+  options: ProjectSettingsOptions,
+): ProjectSettings {
   if (loaded === null)
     return { file: null, verify: null, trust: null, problem: null, notice: null };
   let trust: TrustStatus;

@@ -230,6 +230,7 @@ describe("validateConfig errors name the file and the field", () => {
       /^cfg\.json: limits\.maxAutoTurns must be an integer >= 0, got -1$/,
     ],
     [{ limits: { maxTurns: 3 } }, /^cfg\.json: limits\.maxTurns is not a known field/],
+    [{ limits: [3] }, /^cfg\.json: limits must be an object, got an array$/],
     [
       { verify: "npm test" },
       /^cfg\.json: verify must be an object such as \{"command": "npm test"\}, got "npm test"$/,
@@ -316,6 +317,9 @@ describe("notify", () => {
     expect(bad({ webhook: "http://x/", timeoutMs: 50 })).toThrow(/notify\.timeoutMs .* got 50/);
     expect(bad({ command: [] })).toThrow(/notify\.command/);
     expect(bad({ command: "  " })).toThrow(/notify\.command/);
+    expect(bad("http://x/")).toThrow(
+      /^cfg\.json: notify must be an object such as \{"webhook": "http:\/\/127\.0\.0\.1:8080\/hook"\}, got "http:\/\/x\/"$/,
+    );
     expect(bad({ webhook: "http://x/", retries: 3 })).toThrow(
       /notify\.retries is not a known field/,
     );

@@ -79,6 +79,8 @@ export class ConfigError extends Error {
 
 const TOP_KEYS = ["$schema", "preset", "mode", "limits", "prices", "verify", "notify"] as const;
 const NOTIFY_KEYS = ["command", "webhook", "events", "timeoutMs"] as const;
+/** Shown when `notify` is not an object. */
+const NOTIFY_EXAMPLE = '{"webhook": "http://127.0.0.1:8080/hook"}';
 const PRICE_KEYS = [
   "input",
   "output",
@@ -108,6 +110,25 @@ function unknownKey(file: string, where: string, keys: readonly string[], value:
       );
     }
   }
+}
+
+/**
+ * A section of the file (`verify`, `notify`, `limits`): an object of known
+ * fields, or an error naming the section, with an example when one helps.
+ */
+function section(
+  file: string,
+  where: string,
+  keys: readonly string[],
+  raw: unknown,
+  example?: string,
+): Record<string, unknown> {
+  if (!isRecord(raw)) {
+    const such = example === undefined ? "" : ` such as ${example}`;
+    throw new ConfigError(file, where, `must be an object${such}, got ${describeValue(raw)}`);
+  }
+  unknownKey(file, where, keys, raw);
+  return raw;
 }
 
 /**
@@ -150,12 +171,9 @@ export function validateConfig(raw: unknown, file: string): ProjectConfig {
     config.mode = raw.mode as ContinuationMode;
   }
   if (raw.limits !== undefined) {
-    if (!isRecord(raw.limits)) {
-      throw new ConfigError(file, "limits", `must be an object, got ${describeValue(raw.limits)}`);
-    }
-    unknownKey(file, "limits", LIMIT_KEYS, raw.limits);
+    const written = section(file, "limits", LIMIT_KEYS, raw.limits);
     const limits: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(raw.limits)) {
+    for (const [key, value] of Object.entries(written)) {
       const problem = limitProblem(key as keyof Limits, value);
       if (problem !== null) {
         throw new ConfigError(file, `limits.${key}`, `${problem}, got ${describeValue(value)}`);
@@ -228,15 +246,8 @@ function millis(file: string, field: string, value: unknown, min: number, max: n
 }
 
 function validateNotify(raw: unknown, file: string): NotifyConfig {
-  if (!isRecord(raw)) {
-    throw new ConfigError(
-      file,
-      "notify",
-      `must be an object such as {"webhook": "http://127.0.0.1:8080/hook"}, got ${describeValue(raw)}`,
-    );
-  }
-  unknownKey(file, "notify", NOTIFY_KEYS, raw);
-  const { command, webhook, events, timeoutMs } = raw;
+  const fields = section(file, "notify", NOTIFY_KEYS, raw, NOTIFY_EXAMPLE);
+  const { command, webhook, events, timeoutMs } = fields;
   if (command === undefined && webhook === undefined) {
     throw new ConfigError(file, "notify", "needs a command or a webhook (or both)");
   }
@@ -307,15 +318,8 @@ function notifyCommand(raw: unknown, file: string): string | string[] {
 }
 
 function validateVerify(raw: unknown, file: string): NonNullable<ProjectConfig["verify"]> {
-  if (!isRecord(raw)) {
-    throw new ConfigError(
-      file,
-      "verify",
-      `must be an object such as {"command": "npm test"}, got ${describeValue(raw)}`,
-    );
-  }
-  unknownKey(file, "verify", VERIFY_KEYS, raw);
-  const { command, timeoutMs, when } = raw;
+  const fields = section(file, "verify", VERIFY_KEYS, raw, '{"command": "npm test"}');
+  const { command, timeoutMs, when } = fields;
   if (
     typeof command !== "string" ||
     command.trim() === "" ||

@@ -1,10 +1,23 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONFIG_FILE, findProjectConfig } from "../../config/load.js";
 import { trust } from "../../config/trust.js";
 import { projectConfigFindings, verifyFindings } from "./doctor-verify.js";
+
+/** How often the config file was looked for (doctor should read it once per host). */
+const reads = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../config/load.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../config/load.js")>();
+  return {
+    ...real,
+    findProjectConfig: (...args: Parameters<typeof real.findProjectConfig>) => {
+      reads.count++;
+      return real.findProjectConfig(...args);
+    },
+  };
+});
 
 let root: string;
 let home: string;
@@ -23,6 +36,14 @@ afterEach(() => {
 });
 
 const ctx = () => ({ cwd: repo, home, env });
+
+/** A config with a `verify`, trusted as `todo-continuation trust` would. */
+function trustedVerifyConfig(): void {
+  writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
+  const loaded = findProjectConfig(repo, home);
+  if (loaded === null) throw new Error("no config");
+  trust(loaded, { env, home, now: 1 });
+}
 
 describe("projectConfigFindings (every host's doctor)", () => {
   it("says nothing without a config file, or with one that has no verify", () => {
@@ -70,10 +91,7 @@ describe("projectConfigFindings (every host's doctor)", () => {
 
 describe("verifyFindings: the project's shared watcher", () => {
   it("says whether a watcher runs for the project, once its verify runs", () => {
-    writeFileSync(join(repo, CONFIG_FILE), JSON.stringify({ verify: { command: "npm test" } }));
-    const loaded = findProjectConfig(repo, home);
-    if (loaded === null) throw new Error("no config");
-    trust(loaded, { env, home, now: 1 });
+    trustedVerifyConfig();
     const watchers = join(root, "watchers");
     mkdirSync(watchers, { mode: 0o700 });
     env.TODO_CONTINUATION_WATCHER_DIR = watchers;
@@ -85,5 +103,15 @@ describe("verifyFindings: the project's shared watcher", () => {
     expect(watcher()?.message).toBe(`watcher running for ${repo} (pid ${process.pid})`);
     env.TODO_CONTINUATION_VERIFY_WATCHER = "0";
     expect(watcher()?.message).toContain("watcher off");
+  });
+});
+
+describe("verifyFindings: one read of the config", () => {
+  it("finds the project config once for the config, verify and timeout findings", () => {
+    trustedVerifyConfig();
+    reads.count = 0;
+    const found = verifyFindings("codex", ctx(), null, "install");
+    expect(found.map((f) => f.check)).toEqual(["verify", "timeout", "watcher"]);
+    expect(reads.count).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
-import { projectSettings } from "../../config/project.js";
+import { type ProjectSettings, readProjectSettings } from "../../config/project.js";
 import { runningWatchers, watcherFolder } from "../../verify/watcher-paths.js";
 import type { DoctorContext, DoctorFinding } from "../doctor.js";
-import { type HookHost, projectCheck, stopTimeoutCovers } from "./timeout.js";
+import { type HookHost, type ProjectCheck, projectCheckOf, stopTimeoutCovers } from "./timeout.js";
 
 /**
  * What `doctor` says of a hook host about the project's config in the
@@ -18,11 +18,10 @@ export function verifyFindings(
   /** The install command that rewrites the timeout. */
   reinstall: string,
 ): DoctorFinding[] {
-  const out = projectConfigFindings(host, ctx, "the hooks allow every stop");
+  const project = readProject(ctx);
+  const out = configFindings(host, project, "the hooks allow every stop");
   if (out.some((f) => f.check === "config")) return out;
-  const env = { ...ctx.env, HOME: ctx.env.HOME ?? ctx.home };
-  const check = projectCheck(ctx.cwd, env);
-  const covers = stopTimeoutCovers(host, installedStopMs, check);
+  const covers = stopTimeoutCovers(host, installedStopMs, project.check);
   if (covers !== null) {
     out.push({
       host,
@@ -70,8 +69,26 @@ export function projectConfigFindings(
   ctx: DoctorContext,
   consequence: string,
 ): DoctorFinding[] {
+  return configFindings(host, readProject(ctx), consequence);
+}
+
+/** The project config as a host would use it, and the check a Stop hook must cover: one read. */
+interface DoctorProject {
+  settings: ProjectSettings;
+  check: ProjectCheck;
+}
+
+function readProject(ctx: DoctorContext): DoctorProject {
   const env = { ...ctx.env, HOME: ctx.env.HOME ?? ctx.home };
-  const settings = projectSettings(ctx.cwd, { env, home: ctx.home });
+  const { settings, loaded } = readProjectSettings(ctx.cwd, { env, home: ctx.home });
+  return { settings, check: projectCheckOf(loaded) };
+}
+
+function configFindings(
+  host: string,
+  { settings, check }: DoctorProject,
+  consequence: string,
+): DoctorFinding[] {
   if (settings.problem !== null) {
     return [
       {
@@ -104,7 +121,7 @@ export function projectConfigFindings(
             },
           ]
         : [];
-  if (settings.file === null || projectCheck(ctx.cwd, env).timeoutMs === null) return notify;
+  if (settings.file === null || check.timeoutMs === null) return notify;
   if (settings.trust?.trusted === true) {
     return [
       ...notify,

@@ -1,5 +1,5 @@
 import { effectiveConfig } from "../../config/effective.js";
-import { findProjectConfig } from "../../config/load.js";
+import { findProjectConfig, type LoadedConfig } from "../../config/load.js";
 
 /**
  * How long a hook host waits for our Stop hook, and how long that hook may
@@ -103,18 +103,32 @@ export interface ProjectCheck {
 }
 
 export function projectCheck(cwd: string, env: Record<string, string | undefined>): ProjectCheck {
+  let loaded: LoadedConfig | null;
   try {
-    const loaded = findProjectConfig(cwd, env.HOME);
-    if (loaded === null) return { file: null, timeoutMs: null, problem: null };
+    loaded = findProjectConfig(cwd, env.HOME);
+  } catch (error) {
+    return unreadableCheck(error);
+  }
+  return projectCheckOf(loaded);
+}
+
+/** `projectCheck` of a config already read (null: no config file). */
+export function projectCheckOf(loaded: LoadedConfig | null): ProjectCheck {
+  if (loaded === null) return { file: null, timeoutMs: null, problem: null };
+  try {
     const verify = effectiveConfig(loaded).verify;
     return { file: loaded.path, timeoutMs: verify?.timeoutMs.value ?? null, problem: null };
   } catch (error) {
-    return {
-      file: null,
-      timeoutMs: null,
-      problem: error instanceof Error ? error.message : String(error),
-    };
+    return unreadableCheck(error);
   }
+}
+
+function unreadableCheck(error: unknown): ProjectCheck {
+  return {
+    file: null,
+    timeoutMs: null,
+    problem: error instanceof Error ? error.message : String(error),
+  };
 }
 
 /**

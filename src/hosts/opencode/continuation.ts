@@ -2,8 +2,7 @@ import type { ProjectSettings } from "../../config/project.js";
 import { ProjectConfigWatcher } from "../../config/watch.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { DecisionLogEntry, HostSignals, Scope, Store } from "../../core/types.js";
-import { notifyLogPath } from "../../notify/log.js";
-import { createNotifier } from "../../notify/notifier.js";
+import { createHostNotifier } from "../../notify/host-notifier.js";
 import {
   classifyError,
   classifyHostError,
@@ -420,18 +419,13 @@ export class OpenCodeContinuation {
           // Advise mode and prices come from the project file only.
           ...(file.mode !== undefined ? { mode: file.mode } : {}),
           ...(file.prices !== undefined ? { prices: file.prices } : {}),
-          // A long-lived process: delivered in the background, errors in the notify log.
-          notify:
-            file.notify == null
-              ? null
-              : createNotifier({
-                  settings: file.notify,
-                  host: "opencode",
-                  projectDir: project.directory,
-                  log: notifyLogPath(project.cacheDir),
-                  env: project.env ?? process.env,
-                  mode: "in-process",
-                }),
+          notify: createHostNotifier({
+            settings: file.notify,
+            host: HOST,
+            projectDir: project.directory,
+            storeRoot: project.cacheDir,
+            env: project.env ?? process.env,
+          }),
         });
         this.enforcer.configure({
           countdownMs: settings.countdownMs,

@@ -12,8 +12,7 @@ import type {
   Store,
   TodoTool,
 } from "../../core/types.js";
-import { notifyLogPath } from "../../notify/log.js";
-import { createNotifier } from "../../notify/notifier.js";
+import { createHostNotifier } from "../../notify/host-notifier.js";
 import { ContinuationRuntime, type RuntimeOptions } from "../../runtime/index.js";
 import { createFileStore } from "../../store/file/file-store.js";
 import { resolveStoreRoot } from "../../store/root.js";
@@ -179,18 +178,13 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
               ? { mode: file.mode ?? options.mode }
               : {}),
             ...(file.prices !== undefined ? { prices: file.prices } : {}),
-            // A long-lived process: delivered in the background, errors in the notify log.
-            notify:
-              file.notify == null
-                ? null
-                : createNotifier({
-                    settings: file.notify,
-                    host: "pi",
-                    projectDir: watcher.cwd,
-                    log: notifyLogPath(cacheDir),
-                    env,
-                    mode: "in-process",
-                  }),
+            notify: createHostNotifier({
+              settings: file.notify,
+              host: "pi",
+              projectDir: watcher.cwd,
+              storeRoot: cacheDir,
+              env,
+            }),
           });
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);

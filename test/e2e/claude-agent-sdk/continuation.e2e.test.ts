@@ -9,20 +9,8 @@ import {
   toolUse,
   userTexts,
 } from "../support/anthropic-server.js";
+import { todoWrite } from "../support/claude-scripts.js";
 import { readSession, resultOf, runSdk, sdkEnv, sdkSuite, sessionIdOf } from "./harness.js";
-
-type Status = "pending" | "in_progress" | "completed";
-
-const todoWrite = (...items: [string, Status][]) =>
-  reply(
-    toolUse("TodoWrite", {
-      todos: items.map(([content, status]) => ({
-        content,
-        status,
-        activeForm: `Working on ${content}`,
-      })),
-    }),
-  );
 
 const MARK = closeInstructionFor("todo-write");
 

@@ -3,18 +3,19 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { resolveScope } from "../../../src/core/scope/scope.js";
-import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
-import { createFileStore } from "../../../src/store/file/index.js";
-import { startTrap, type Trap } from "../claude-code/harness.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import {
   type AnthropicServer,
   type Responder,
   type ScriptedReply,
   startAnthropicServer,
 } from "../support/anthropic-server.js";
+import { claudeOfflineEnv } from "../support/claude-env.js";
 import { ensureHost } from "../support/host-cache.js";
+import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
+
+// The tests import these from the harness: the store is where the Claude Code hooks keep it.
+export { onlySessionLog, readSession } from "../support/claude-session.js";
 
 /** The Claude Agent SDK release these suites are pinned to (it bundles Claude Code 2.1.332). */
 export const AGENT_SDK_VERSION = "0.3.332";
@@ -78,23 +79,8 @@ export function sdkEnv(
   tools: "todo-write" | "tasks" = "todo-write",
 ): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: project.home,
+    ...claudeOfflineEnv({ home: project.home, modelUrl: server.url, trapUrl: trap.url, tools }),
     CLAUDE_CONFIG_DIR: join(project.home, ".claude"),
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: "sk-ant-test-key",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    IS_SANDBOX: "1",
-    HTTP_PROXY: trap.url,
-    HTTPS_PROXY: trap.url,
-    http_proxy: trap.url,
-    https_proxy: trap.url,
-    NO_PROXY: "127.0.0.1,localhost",
-    no_proxy: "127.0.0.1,localhost",
-    CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
-    ENABLE_TOOL_SEARCH: "false",
-    ...(tools === "todo-write" ? { CLAUDE_CODE_ENABLE_TASKS: "false" } : {}),
   };
 }
 
@@ -121,20 +107,6 @@ export function resultOf(messages: readonly SdkMessage[]): SdkMessage | undefine
   return [...messages].reverse().find((m) => m.type === "result");
 }
 
-/** Our store in the project, where the hooks keep it by default. */
-export async function readSession(
-  project: Project,
-  sessionId: string,
-): Promise<{ snapshot: ScopeSnapshot; log: DecisionLogEntry[] }> {
-  const scope = resolveScope({ kind: "session", host: "claude-code", sessionId }) as Scope;
-  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
-  try {
-    return { snapshot: await store.read(scope), log: await store.readLog(scope) };
-  } finally {
-    await store.close();
-  }
-}
-
 export interface Suite {
   serve(script: ScriptedReply[] | Responder): Promise<AnthropicServer>;
   project(): Project;
@@ -156,12 +128,7 @@ export function sdkSuite(): Suite {
     project?.cleanup();
     project = null;
   });
-  afterAll(async () => {
-    if (trap === null) return;
-    const stray = [...trap.connections];
-    await trap.close();
-    expect(stray).toEqual([]);
-  });
+  afterAll(() => closeTrapEmpty(trap));
   return {
     serve: async (script) => {
       server = await startAnthropicServer({ script });
@@ -176,18 +143,6 @@ export function sdkSuite(): Suite {
       return trap;
     },
   };
-}
-
-/** The decision log of the one session the project's store holds so far (empty before any). */
-export async function onlySessionLog(project: Project): Promise<DecisionLogEntry[]> {
-  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
-  try {
-    const scopes = await store.listScopes();
-    if (scopes.length > 1) throw new Error(`expected one session, found ${scopes.length}`);
-    return scopes[0] === undefined ? [] : await store.readLog(scopes[0]);
-  } finally {
-    await store.close();
-  }
 }
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { todoContinuationHooks } from "../../../src/hosts/claude-agent-sdk/index.js";
 import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
-import { waitFor } from "../claude-code/harness.js";
 import {
   lastUserText,
   type MessagesBody,
@@ -9,6 +8,7 @@ import {
   text,
   toolUse,
 } from "../support/anthropic-server.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   readSession,
   type SdkMessage,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { reply, type ScriptedReply, text, toolUse } from "../support/anthropic-server.js";
+import { reply, type ScriptedReply, text } from "../support/anthropic-server.js";
+import { todoWrite } from "../support/claude-scripts.js";
 import {
   answersNudge,
   claudeSuite,
@@ -9,19 +10,6 @@ import {
   resultOf,
   runClaude,
 } from "./harness.js";
-
-type Status = "pending" | "in_progress" | "completed";
-
-const todoWrite = (...items: [string, Status][]) =>
-  reply(
-    toolUse("TodoWrite", {
-      todos: items.map(([content, status]) => ({
-        content,
-        status,
-        activeForm: `Working on ${content}`,
-      })),
-    }),
-  );
 
 const suite = claudeSuite();
 

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, text, toolUse } from "../support/anthropic-server.js";
+import { todoWrite } from "../support/claude-scripts.js";
 import {
   answersNudge,
   claudeSuite,
@@ -19,17 +20,6 @@ import {
 /** Exits once a file named `go` appears in the working folder. */
 const WAIT_FOR_GO =
   "const fs=require('fs');const t=setInterval(()=>{if(fs.existsSync('go')){clearInterval(t);console.log('built')}},100)";
-
-const todoWrite = (...items: [string, "pending" | "in_progress" | "completed"][]) =>
-  reply(
-    toolUse("TodoWrite", {
-      todos: items.map(([content, status]) => ({
-        content,
-        status,
-        activeForm: `Working on ${content}`,
-      })),
-    }),
-  );
 
 const suite = claudeSuite();
 

@@ -1,14 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { resolveScope } from "../../../src/core/scope/scope.js";
-import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
-import { createFileStore } from "../../../src/store/file/index.js";
 import {
   type AnthropicServer,
   type MessagesBody,
@@ -16,7 +11,14 @@ import {
   type ScriptedReply,
   startAnthropicServer,
 } from "../support/anthropic-server.js";
+import { claudeOfflineEnv, type ToolGeneration } from "../support/claude-env.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
+
+// The tests import these from the harness, as before they moved to support/.
+export type { ToolGeneration } from "../support/claude-env.js";
+export { onlySessionLog, readSession } from "../support/claude-session.js";
+export { waitFor } from "../support/wait-for.js";
 
 /** The Claude Code release these suites are pinned to. */
 export const CLAUDE_CODE_VERSION = "2.1.332";
@@ -29,56 +31,6 @@ export const CLAUDE_CODE_OLDEST = "2.1.75";
 
 export function claudeBin(version: string = CLAUDE_CODE_VERSION): string {
   return hostBin(ensureHost("@anthropic-ai/claude-code", version), "claude");
-}
-
-/**
- * Which todo tools the model gets. 2.1.332 offers neither by default:
- * `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` brings the Task tools back, and with
- * `CLAUDE_CODE_ENABLE_TASKS=false` the older TodoWrite instead.
- */
-export type ToolGeneration = "todo-write" | "tasks";
-
-function toolEnv(tools: ToolGeneration): Record<string, string> {
-  return {
-    CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
-    ENABLE_TOOL_SEARCH: "false",
-    ...(tools === "todo-write" ? { CLAUDE_CODE_ENABLE_TASKS: "false" } : {}),
-  };
-}
-
-/**
- * A loopback trap for outbound traffic: every HTTP(S) request Claude Code
- * makes to anything but the model server goes through this "proxy", which
- * records it and hangs up. Tests assert it saw nothing.
- */
-export interface Trap {
-  url: string;
-  connections: string[];
-  close(): Promise<void>;
-}
-
-export async function startTrap(): Promise<Trap> {
-  const connections: string[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.once("data", (chunk) => {
-      connections.push(chunk.toString("utf8").split("\r\n", 1)[0] ?? "");
-      socket.destroy();
-    });
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 export interface Project {
@@ -245,20 +197,12 @@ export function startClaude(
   else args.push(options.prompt);
   args.push(...(options.args ?? []));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: project.home,
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: "sk-ant-test-key",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    IS_SANDBOX: "1",
-    HTTP_PROXY: trap.url,
-    HTTPS_PROXY: trap.url,
-    http_proxy: trap.url,
-    https_proxy: trap.url,
-    NO_PROXY: "127.0.0.1,localhost",
-    no_proxy: "127.0.0.1,localhost",
-    ...toolEnv(options.tools),
+    ...claudeOfflineEnv({
+      home: project.home,
+      modelUrl: server.url,
+      trapUrl: trap.url,
+      tools: options.tools,
+    }),
     ...options.env,
   };
   // Its own process group, so a teardown also ends the background jobs it started.
@@ -342,45 +286,6 @@ export function runClaude(
   return startClaude(project, server, trap, options).done;
 }
 
-/** Our store in the project, as the hook wrote it. */
-export async function readSession(
-  project: Project,
-  sessionId: string,
-): Promise<{ snapshot: ScopeSnapshot; log: DecisionLogEntry[] }> {
-  const scope = resolveScope({ kind: "session", host: "claude-code", sessionId }) as Scope;
-  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
-  try {
-    return { snapshot: await store.read(scope), log: await store.readLog(scope) };
-  } finally {
-    await store.close();
-  }
-}
-
-/** The decision log of the one session the project's store holds so far (empty before any). */
-export async function onlySessionLog(project: Project): Promise<DecisionLogEntry[]> {
-  const store = createFileStore({ root: join(project.dir, ".claude", "todo-continuation") });
-  try {
-    const scopes = await store.listScopes();
-    if (scopes.length > 1) throw new Error(`expected one session, found ${scopes.length}`);
-    return scopes[0] === undefined ? [] : await store.readLog(scopes[0]);
-  } finally {
-    await store.close();
-  }
-}
-
-/** Polls `probe` every 100 ms until it returns a value (up to a minute). */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(100);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 /** Every text of one message, whatever its role and shape. */
 function messageTexts(message: { content: unknown } | undefined): string[] {
   if (message === undefined) return [];
@@ -461,12 +366,7 @@ export function claudeSuite(): Suite {
     project?.cleanup();
     project = null;
   });
-  afterAll(async () => {
-    if (trap === null) return;
-    const stray = [...trap.connections];
-    await trap.close();
-    expect(stray).toEqual([]);
-  });
+  afterAll(() => closeTrapEmpty(trap));
   return {
     serve: async (script) => {
       server = await startAnthropicServer({ script });

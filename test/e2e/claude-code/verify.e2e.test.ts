@@ -4,33 +4,21 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findProjectConfig } from "../../../src/config/load.js";
 import { trust } from "../../../src/config/trust.js";
-import {
-  lastUserText,
-  type MessagesBody,
-  reply,
-  text,
-  toolUse,
-  userTexts,
-} from "../support/anthropic-server.js";
+import { lastUserText, reply, text, toolUse } from "../support/anthropic-server.js";
+import { helperSurvey, isHelper, todoWrite } from "../support/claude-scripts.js";
+import { firstStopDecided } from "../support/claude-session.js";
 import {
   claudeSuite,
   hookResponses,
-  onlySessionLog,
   type Project,
   readSession,
   resultOf,
   runClaude,
-  waitFor,
 } from "./harness.js";
 
 const suite = claudeSuite();
 
-const finished = (content: string) =>
-  reply(
-    toolUse("TodoWrite", {
-      todos: [{ content, status: "completed", activeForm: `Working on ${content}` }],
-    }),
-  );
+const finished = (content: string) => todoWrite([content, "completed"]);
 
 /** Trusts the project's config as the user would (`todo-continuation trust`), in the run's HOME. */
 function trustProject(project: Project): void {
@@ -131,8 +119,6 @@ describe("Claude Code with a project verify", () => {
   });
 
   it("never runs the check for a subagent that finishes its own list; the parent's finish runs it", async () => {
-    const HELPER_TASK = "HELPER: survey the logs";
-    const isHelper = (body: MessagesBody) => userTexts(body).some((t) => t.includes(HELPER_TASK));
     const project = suite.project();
     // Outside the project, so the runs do not change the tree the check fingerprints.
     const runsFile = join(project.home, "check-runs.txt");
@@ -143,56 +129,26 @@ describe("Claude Code with a project verify", () => {
       JSON.stringify({ verify: { command: `echo run >> ${runsFile}; exit 1` } }),
     );
     trustProject(project);
-    // The helper stops only once the parent's own first stop has been decided.
-    const parentStopped = () =>
-      waitFor("the parent's first stop decision", async () =>
-        (await onlySessionLog(project)).length > 0 ? true : undefined,
-      );
-    let parent = 0;
-    let helper = 0;
     let runsWhenHelperDone = -1;
-    const model = await suite.serve(({ body }) => {
-      if (isHelper(body)) {
-        helper++;
-        return helper === 1
-          ? finished("Helper's own item")
-          : { content: [text("Helper finished.")], gate: parentStopped() };
-      }
-      parent++;
-      switch (parent) {
-        case 1:
-          return reply(
-            toolUse("TodoWrite", {
-              todos: [
-                { content: "Review the survey", status: "in_progress", activeForm: "Reviewing" },
-              ],
-            }),
-          );
-        case 2:
-          return reply(
-            toolUse("Agent", {
-              description: "survey",
-              prompt: HELPER_TASK,
-              subagent_type: "general-purpose",
-            }),
-          );
-        case 3:
-          return reply(text("Waiting for the helper."));
-        case 4:
-          // The helper has finished its list and stopped: no check ran for it.
-          runsWhenHelperDone = runs();
-          return finished("Review the survey");
-        default:
-          return reply(text("Reviewed."));
-      }
+    const survey = helperSurvey({
+      helperList: finished("Helper's own item"),
+      helperStop: "Helper finished.",
+      // The helper stops only once the parent's own first stop has been decided.
+      gate: () => firstStopDecided(project),
+      parentDone: () => {
+        // The helper has finished its list and stopped: no check ran for it.
+        runsWhenHelperDone = runs();
+        return finished("Review the survey");
+      },
     });
+    const model = await suite.serve(survey.responder);
     const run = await runClaude(project, model, suite.trap(), {
       prompt: "Survey and review",
       tools: "todo-write",
     });
     expect(run.code, hookResponses(run)).toBe(0);
     expect(model.turns().filter(isHelper)).toHaveLength(2);
-    expect(parent).toBeGreaterThanOrEqual(5);
+    expect(survey.parentTurns()).toBeGreaterThanOrEqual(5);
     expect(runsWhenHelperDone).toBe(0);
     const { snapshot, log } = await readSession(project, run.sessionId as string);
     expect(snapshot.todos.todos.map((t) => t.content)).toEqual(["Review the survey"]);

@@ -8,7 +8,6 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveScope } from "../../../src/core/scope/scope.js";
@@ -20,6 +19,7 @@ import {
   type ResponsesServer,
   startResponsesServer,
 } from "../support/responses-server.js";
+import { startTrap } from "../support/trap.js";
 import { type AppServer, openAppServer } from "./app-server.js";
 
 /** The Codex CLI release these suites are pinned to. */
@@ -291,33 +291,4 @@ export function listOf(snapshot: ScopeSnapshot): [string, string][] {
 /** Reads a file's bytes (for idempotence checks). */
 export function bytes(path: string): string {
   return readFileSync(path, "utf8");
-}
-
-/** A loopback "proxy" that records each connection's first line and hangs up. */
-async function startTrap(): Promise<{
-  url: string;
-  connections: string[];
-  close(): Promise<void>;
-}> {
-  const connections: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.once("data", (chunk) => {
-      connections.push(chunk.toString("utf8").split("\r\n", 1)[0] ?? "");
-      socket.destroy();
-    });
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }

@@ -2,12 +2,11 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_pr
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { resolveScope } from "../../../src/core/scope/scope.js";
 import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
 import { QWEN_CLOSE_INSTRUCTION } from "../../../src/hosts/qwen/protocol.js";
 import { createFileStore } from "../../../src/store/file/index.js";
-import { startTrap, type Trap } from "../claude-code/harness.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
   type ChatRequest,
@@ -17,6 +16,7 @@ import {
   startOpenAiServer,
   toolCallReply,
 } from "../support/openai-server.js";
+import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
 
 /** The Qwen Code release these suites are pinned to (it needs Node 22 or newer). */
 export const QWEN_VERSION = "0.24.4";
@@ -268,11 +268,7 @@ export function qwenSuite(): Suite {
     delete live.project;
   });
   // Everything went to 127.0.0.1: the trap saw no connection in the whole file.
-  afterAll(async () => {
-    const seen = [...(live.trap?.connections ?? [])];
-    await live.trap?.close();
-    expect(seen).toEqual([]);
-  });
+  afterAll(() => closeTrapEmpty(live.trap));
   return {
     serve: async (script) => {
       const server = await startOpenAiServer({ models: ["scripted"] });
