@@ -86,7 +86,8 @@ await build({
       name: "hook-main",
       resolveId(source) {
         if (source === ENTRY) return ENTRY;
-        if (!source.startsWith(".") && !source.startsWith("/")) return { id: source, external: true };
+        if (!source.startsWith(".") && !source.startsWith("/"))
+          return { id: source, external: true };
         return null;
       },
       load(id) {
