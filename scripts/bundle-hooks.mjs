@@ -106,7 +106,7 @@ await build({
  * Node modules a hook's stop never uses, loaded on first use instead of at start:
  * each costs a new process milliseconds to load.
  */
-const LAZY = ["node:child_process", "node:crypto", "node:timers/promises"];
+const LAZY = ["node:child_process", "node:crypto", "node:fs/promises", "node:timers/promises"];
 /**
  * A bundle's `import()` of a Node module or of a file beside it (the PostgreSQL store): code
  * compiled by `vm` cannot run `import()`, so the loader serves these as `__import()`.
