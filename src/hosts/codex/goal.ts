@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /**
  * Codex's own goal loop (`/goal`, app-server `thread/goal/set`, the model's
@@ -86,34 +86,36 @@ const LINE_WINDOW = 64 * 1024;
 /**
  * The last line of a file that contains `marker`, read backwards in chunks so
  * a long rollout is never held in memory whole; null when there is none (or
- * the file is missing).
+ * the file is missing). Read synchronously: the hook process that asks has
+ * nothing else to do meanwhile, and an asynchronous read would start libuv's
+ * thread pool for it.
  */
 export async function lastLineWith(path: string, marker: string): Promise<string | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(path, "r");
+    fd = openSync(path, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
   try {
-    const size = (await handle.stat()).size;
+    const size = fstatSync(fd).size;
     const needle = Buffer.from(marker, "utf8");
-    const read = async (from: number, to: number) => {
+    const read = (from: number, to: number) => {
       const buffer = Buffer.alloc(to - from);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, from);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, from);
       return buffer.subarray(0, bytesRead);
     };
     let end = size;
     while (end > 0) {
       const start = Math.max(0, end - CHUNK);
       // Overlap the next chunk by the marker's length so a marker across the boundary is seen.
-      const chunk = await read(start, Math.min(size, end + needle.length - 1));
+      const chunk = read(start, Math.min(size, end + needle.length - 1));
       const at = chunk.lastIndexOf(needle);
       if (at >= 0) {
         const position = start + at;
         const from = Math.max(0, position - LINE_WINDOW);
-        const window = await read(from, Math.min(size, position + LINE_WINDOW));
+        const window = read(from, Math.min(size, position + LINE_WINDOW));
         const hit = position - from;
         const lineStart = window.lastIndexOf(0x0a, hit) + 1;
         const newline = window.indexOf(0x0a, hit);
@@ -125,6 +127,6 @@ export async function lastLineWith(path: string, marker: string): Promise<string
     }
     return null;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

@@ -48,7 +48,7 @@ const EVENTS: Record<string, (dir: string) => object> = {
     last_assistant_message: "Done.",
     model: "m",
     permission_mode: "default",
-    transcript_path: null,
+    transcript_path: join(dir, "rollout.jsonl"),
   }),
   gemini: (dir) => ({
     hook_event_name: "AfterAgent",
@@ -62,6 +62,38 @@ const EVENTS: Record<string, (dir: string) => object> = {
   }),
 };
 
+/** A list write per host, before its Stop. */
+const SETUP: Record<string, (dir: string) => object> = {
+  "claude-code": (dir) => ({
+    hook_event_name: "PostToolUse",
+    session_id: "s-entry",
+    cwd: dir,
+    tool_name: "TodoWrite",
+    tool_input: { todos: [{ content: "a", status: "pending", activeForm: "A" }] },
+    tool_response: {},
+  }),
+  codex: (dir) => ({
+    hook_event_name: "PostToolUse",
+    session_id: "s-entry",
+    turn_id: "t-1",
+    cwd: dir,
+    model: "m",
+    permission_mode: "default",
+    transcript_path: join(dir, "rollout.jsonl"),
+    tool_name: "update_plan",
+    tool_input: { plan: [{ step: "a", status: "pending" }] },
+  }),
+  gemini: (dir) => ({
+    hook_event_name: "AfterTool",
+    session_id: "s-entry",
+    cwd: dir,
+    timestamp: new Date().toISOString(),
+    transcript_path: join(dir, "none.json"),
+    tool_name: "write_todos",
+    tool_input: { todos: [{ description: "a", status: "pending" }] },
+  }),
+};
+
 /** What running one event through `entry` loaded: package files, Node modules, cached bundles. */
 function loads(
   host: string,
@@ -71,6 +103,7 @@ function loads(
   const dir = mkdtempSync(join(tmpdir(), "tc-hook-entry-"));
   made.push(dir);
   mkdirSync(join(dir, ".git"));
+  writeFileSync(join(dir, "rollout.jsonl"), `${JSON.stringify({ type: "session_meta" })}\n`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CLAUDE_PROJECT_DIR: dir,
@@ -83,14 +116,29 @@ function loads(
   delete env.TODO_CONTINUATION_CODE_CACHE;
   // A CommonJS entry is traced without starting the ES module loader, as it runs for real.
   const trace = entry.endsWith(".cjs") ? ["--require", TRACE_CJS] : ["--import", TRACE];
-  const run = spawnSync(process.execPath, [...trace, join(DIST, entry), ...args], {
-    input: JSON.stringify((EVENTS[host] as (dir: string) => object)(dir)),
-    env,
-    encoding: "utf8",
-  });
-  expect(run.status, run.stderr).toBe(0);
-  expect(run.stderr).not.toContain("hook failed");
-  const lines = run.stderr.split("\n");
+  // A list written first, so the Stops decide (and block) as in a working session.
+  const todos = SETUP[host]?.(dir);
+  if (todos !== undefined) {
+    const run = spawnSync(process.execPath, [join(DIST, entry), ...args], {
+      input: JSON.stringify(todos),
+      env,
+      encoding: "utf8",
+    });
+    expect(run.status, run.stderr).toBe(0);
+  }
+  // Twice: the second run is every later event's, with the store and the code cache in place.
+  let stderr = "";
+  for (let round = 0; round < 2; round++) {
+    const run = spawnSync(process.execPath, [...trace, join(DIST, entry), ...args], {
+      input: JSON.stringify((EVENTS[host] as (dir: string) => object)(dir)),
+      env,
+      encoding: "utf8",
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain("hook failed");
+    stderr = run.stderr;
+  }
+  const lines = stderr.split("\n");
   const files = lines
     .filter((line) => line.startsWith("LOADED file://"))
     .map((line) => fileURLToPath(line.slice("LOADED ".length)))
@@ -189,13 +237,13 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
       const esm = ["hosts/hook-kit/loader.js", "hosts/hook-kit/code-cache.js"];
       expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? [] : esm)].sort());
       expect(cached).toEqual([expect.stringMatching(new RegExp(`^${host}-[0-9a-f]+-v[\\d.]+-`))]);
-      // No process spawning, crypto, sockets or streams: a stop needs none, and each costs
-      // start-up time.
+      // No process spawning, crypto, promise-based fs (it starts libuv's thread pool), sockets or
+      // streams: a stop needs none, and each costs start-up time.
       if (entry.endsWith(".cjs")) {
         expect(builtins).toContain("vm");
-        expect(builtins.filter((name) => /^(child_process|crypto|net|stream)$/.test(name))).toEqual(
-          [],
-        );
+        expect(
+          builtins.filter((name) => /^(child_process|crypto|fs\/promises|net|stream)$/.test(name)),
+        ).toEqual([]);
       }
     });
   }
