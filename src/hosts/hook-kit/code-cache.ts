@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { privateCacheDir, readPrivateFile, writePrivateFile } from "./private-cache.js";
 
 /**
  * Runs a hook bundle (`dist/hook/<host>.cjs`) from V8's code cache.
@@ -38,11 +39,7 @@ export interface LoadedBundle {
 
 /** The folder the cache goes in, or null when there is none to use. */
 export function codeCacheDir(env: Record<string, string | undefined>): string | null {
-  if (env[CODE_CACHE_ENV] === "0") return null;
-  const xdg = env.XDG_CACHE_HOME?.trim();
-  if (xdg) return join(xdg, "todo-continuation", "code-cache");
-  const home = env.HOME?.trim();
-  return home ? join(home, ".cache", "todo-continuation", "code-cache") : null;
+  return env[CODE_CACHE_ENV] === "0" ? null : privateCacheDir(env, "code-cache");
 }
 
 /** The cache file of `bundle` with build id `id`: stale ones share its prefix. */
@@ -51,60 +48,18 @@ function cacheName(bundle: string, id: string): { prefix: string; name: string }
   return { prefix, name: `${prefix}${id}-${process.version}-${process.arch}.bin` };
 }
 
-/** True when `stat` is owned by this user and nobody else may write to it. */
-function ownedAndPrivate(stat: import("node:fs").Stats): boolean {
-  const uid = process.getuid?.();
-  return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
-}
-
-/** The cached bytes, when the file is a plain file of this user's that nobody else may write. */
-function readCache(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || !ownedAndPrivate(stat)) return undefined;
-    const folder = fs.lstatSync(dirname(path));
-    if (!folder.isDirectory() || !ownedAndPrivate(folder)) return undefined;
-    // Two copies of the cache: V8 checks no checksum of its own in a release build, and a damaged
-    // cache can crash the process; two equal halves rule out a torn or decayed file for a memcmp.
-    const bytes = fs.readFileSync(fd);
-    const half = bytes.length / 2;
-    if (half === 0 || !Number.isInteger(half)) return undefined;
-    const cache = bytes.subarray(0, half);
-    return cache.equals(bytes.subarray(half)) ? cache : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /**
- * Writes `data` twice (see `readCache`) to `folder/name` whole (a temporary file renamed over it),
- * and drops the files of the bundle's other builds.
+ * The cached bytes, when the file holds them twice: V8 checks no checksum of its own in a release
+ * build, and a damaged cache can crash the process; two equal halves rule out a torn or decayed
+ * file for a memcmp.
  */
-function writeCache(folder: string, name: string, prefix: string, data: Buffer): void {
-  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const info = fs.lstatSync(folder);
-  if (!info.isDirectory() || !ownedAndPrivate(info)) return;
-  const temporary = join(folder, `.${name}.${process.pid}.tmp`);
-  fs.writeFileSync(temporary, Buffer.concat([data, data]), { mode: 0o600, flag: "wx" });
-  try {
-    fs.renameSync(temporary, join(folder, name));
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-  for (const other of fs.readdirSync(folder)) {
-    if (other !== name && other.startsWith(prefix) && other.endsWith(".bin")) {
-      fs.rmSync(join(folder, other), { force: true });
-    }
-  }
+function readCache(folder: string, name: string): Buffer | undefined {
+  const bytes = readPrivateFile(folder, name);
+  if (bytes === undefined) return undefined;
+  const half = bytes.length / 2;
+  if (half === 0 || !Number.isInteger(half)) return undefined;
+  const cache = bytes.subarray(0, half);
+  return cache.equals(bytes.subarray(half)) ? cache : undefined;
 }
 
 /**
@@ -118,7 +73,7 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   const id = BUILD_LINE.exec(source)?.[1];
   const folder = id === undefined ? null : codeCacheDir(env);
   const { prefix, name } = cacheName(file, id ?? "");
-  const cachedData = folder === null ? undefined : readCache(join(folder, name));
+  const cachedData = folder === null ? undefined : readCache(folder, name);
   // On the wrapper's first line, as Node does, so stack traces keep their line numbers.
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
@@ -140,7 +95,13 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
       if (!stale || folder === null) return;
       stale = false;
       try {
-        writeCache(folder, name, prefix, script.createCachedData());
+        const data = script.createCachedData();
+        writePrivateFile(
+          folder,
+          name,
+          Buffer.concat([data, data]),
+          (other) => other.startsWith(prefix) && other.endsWith(".bin"),
+        );
       } catch {
         // A cache that cannot be written costs the next hook a compile, nothing else.
       }

@@ -234,7 +234,11 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
       const { files, builtins, cached } = loads(host, entry, [...args]);
       // The entry (and, for an ES module entry, the loader and the code cache's reader), then the
       // host's bundle from the code cache, which the run wrote: nothing else of the package.
-      const esm = ["hosts/hook-kit/loader.js", "hosts/hook-kit/code-cache.js"];
+      const esm = [
+        "hosts/hook-kit/loader.js",
+        "hosts/hook-kit/code-cache.js",
+        "hosts/hook-kit/private-cache.js",
+      ];
       expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? [] : esm)].sort());
       expect(cached).toEqual([expect.stringMatching(new RegExp(`^${host}-[0-9a-f]+-v[\\d.]+-`))]);
       // No process spawning, crypto, promise-based fs (it starts libuv's thread pool), sockets or
