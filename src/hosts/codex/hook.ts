@@ -10,6 +10,7 @@ import {
 import { GOAL_EVENT_MARKER, lastLineWith } from "./goal.js";
 import { failOpen, handleCodexHookEvent, needsStore } from "./handler.js";
 import { type CodexHookEvent, type KnownCodexHookEvent, parseCodexHookInput } from "./payload.js";
+import { rolloutMemoStore } from "./rollout-memo.js";
 import { codexProjectDir, codexStoreRoot } from "./store-location.js";
 
 /**
@@ -56,7 +57,7 @@ export const CODEX_HOOK: HookMainSpec<CodexHookEvent> = {
     handleCodexHookEvent(event as KnownCodexHookEvent, {
       ...context,
       readRollout: (path) => readTranscriptTail(path, ROLLOUT_TAIL_BYTES),
-      readGoalLine: (path) => lastLineWith(path, GOAL_EVENT_MARKER),
+      readGoalLine: (path) => lastLineWith(path, GOAL_EVENT_MARKER, rolloutMemoStore(context.env)),
     }),
 };
 
