@@ -62,6 +62,8 @@ for (const [host, runner] of Object.entries(HOSTS)) {
             "export async function runHookProcess(host, args) {",
             `  return host === ${JSON.stringify(host)} ? ${runner}(args, processHookIo()) : null;`,
             "}",
+            "/** The event the hook answered: which events the code cache has seen. */",
+            `export { lastHookEvent } from ${JSON.stringify(`${dist}hosts/hook-kit/main.js`)};`,
           ].join("\n");
         },
       },

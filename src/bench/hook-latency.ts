@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchNodeEnv } from "./node-env.js";
 
 /**
  * Wall-clock time of one hook process answering a Stop that blocks (the
@@ -11,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-function run(args: string[], input: string, env?: NodeJS.ProcessEnv): number {
+function run(args: string[], input: string, env: NodeJS.ProcessEnv = benchNodeEnv()): number {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { input, encoding: "utf8", env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -24,7 +25,7 @@ function run(args: string[], input: string, env?: NodeJS.ProcessEnv): number {
 /** A bare `node -e ""` start, timed the same way: what a hook process is measured against. */
 function bareNode(): number {
   const start = process.hrtime.bigint();
-  spawnSync(process.execPath, ["-e", ""], { input: "", encoding: "utf8" });
+  spawnSync(process.execPath, ["-e", ""], { input: "", encoding: "utf8", env: benchNodeEnv() });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -41,7 +42,7 @@ export function benchHookLatency(calls: number): {
     const codex = [main, "hook", "codex", "--dir", join(dir, "codex")];
     const claude = [main, "hook", "claude-code", "--dir", join(dir, "cc")];
     const gemini = [main, "hook", "gemini", "--dir", join(dir, "gemini")];
-    const geminiEnv = { ...process.env, TODO_CONTINUATION_GEMINI_CHILDREN: join(dir, "children") };
+    const geminiEnv = benchNodeEnv({ TODO_CONTINUATION_GEMINI_CHILDREN: join(dir, "children") });
     const base = { session_id: "bench-1", cwd: dir, transcript_path: join(dir, "none.jsonl") };
     const plan = {
       plan: [
@@ -64,8 +65,11 @@ export function benchHookLatency(calls: number): {
       tool_input: todos,
       tool_response: {},
     };
-    spawnSync(process.execPath, codex, { input: JSON.stringify(codexPlan) });
-    spawnSync(process.execPath, claude, { input: JSON.stringify(claudeTodos) });
+    spawnSync(process.execPath, codex, { input: JSON.stringify(codexPlan), env: benchNodeEnv() });
+    spawnSync(process.execPath, claude, {
+      input: JSON.stringify(claudeTodos),
+      env: benchNodeEnv(),
+    });
     spawnSync(process.execPath, gemini, {
       env: geminiEnv,
       input: JSON.stringify({

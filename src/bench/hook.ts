@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchNodeEnv } from "./node-env.js";
 
 /**
  * The Claude Code hook process against a bare `node -e ""`, both started the
@@ -77,11 +78,7 @@ function project(dir: string): { env: NodeJS.ProcessEnv; events: string[] } {
     },
     { ...base, hook_event_name: "Stop", stop_hook_active: false },
   ].map((e) => JSON.stringify(e));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLAUDE_PROJECT_DIR: dir,
-    HOME: join(dir, "home"),
-  };
+  const env = benchNodeEnv({ CLAUDE_PROJECT_DIR: dir, HOME: join(dir, "home") });
   delete env.TODO_CONTINUATION_DIR;
   delete env.TODO_CONTINUATION_DATABASE_URL;
   return { env, events };

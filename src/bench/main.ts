@@ -517,6 +517,14 @@ async function hookRows(runs: number): Promise<void> {
     const ratio = percentile(hook, 50) / percentile(bare, 50);
     const goal = atMost(1.25);
     add({ name: "hook.claude_code.ratio", value: round(ratio), unit: "x", ...result(goal, ratio) });
+    // What the hook adds to a bare node start, whatever that start costs on the machine.
+    add({
+      name: "hook.claude_code.overhead_ms",
+      value: round(percentile(hook, 50) - percentile(bare, 50)),
+      unit: "ms",
+      target: null,
+      ok: null,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -41,11 +41,15 @@ function fixture(body = "exports.answer = () => 42;", id = "0123456789abcdef") {
 }
 
 /** Loads `bundle` in a new `node`, calls its `answer()`, saves the cache: what it saw. */
-function load(bundle: string, env: Record<string, string>): { fromCache: boolean; answer: number } {
+function load(
+  bundle: string,
+  env: Record<string, string>,
+  event?: string,
+): { fromCache: boolean; answer: number } {
   const script = `import(${JSON.stringify(BUILT)}).then(({ loadBundle }) => {
     const loaded = loadBundle(${JSON.stringify(bundle)}, process.env);
     const answer = loaded.exports.answer();
-    loaded.saveCache();
+    loaded.saveCache(${JSON.stringify(event ?? null)});
     process.stdout.write(JSON.stringify({ fromCache: loaded.fromCache, answer }));
   })`;
   const run = spawnSync(process.execPath, ["-e", script], { env, encoding: "utf8" });
@@ -66,6 +70,25 @@ describe("loadBundle", () => {
     // A cache V8 took is not written again.
     expect(statSync(join(cacheDir, name)).mtimeMs).toBe(written);
     expect(cached()).toEqual([name]);
+  });
+
+  it("writes the cache again the first time the bundle answers an event it had not", () => {
+    const { bundle, env, cached, cacheDir } = fixture();
+    const mtime = () => statSync(join(cacheDir, cached()[0] as string)).mtimeMs;
+    const size = () => statSync(join(cacheDir, cached()[0] as string)).size;
+    expect(load(bundle, env, "UserPromptSubmit").fromCache).toBe(false);
+    let written = mtime();
+    expect(load(bundle, env, "UserPromptSubmit")).toEqual({ fromCache: true, answer: 42 });
+    expect(mtime()).toBe(written);
+    // A Stop runs functions the prompt did not: the cache is made again, and then kept.
+    const before = size();
+    expect(load(bundle, env, "Stop")).toEqual({ fromCache: true, answer: 42 });
+    expect(size()).toBeGreaterThan(before);
+    written = mtime();
+    for (const event of ["Stop", "UserPromptSubmit", "Stop"]) {
+      expect(load(bundle, env, event)).toEqual({ fromCache: true, answer: 42 });
+    }
+    expect(mtime()).toBe(written);
   });
 
   it("runs a bundle whose cache is damaged from its source, and writes the cache anew", () => {

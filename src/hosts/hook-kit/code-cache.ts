@@ -33,8 +33,13 @@ export interface LoadedBundle {
   exports: Record<string, unknown>;
   /** Whether V8 took the cached code (else the bundle was compiled from its source). */
   fromCache: boolean;
-  /** Writes the cache when the bundle ran without one; call once the work is done. */
-  saveCache(): void;
+  /**
+   * Writes the cache when the bundle ran without one, or answered `event` (the name of what it
+   * handled) for the first time since the cache was made: each kind of event runs functions the
+   * others do not, and a cache made by one compiles the rest again at every start. Call once the
+   * work is done.
+   */
+  saveCache(event?: string | null): void;
 }
 
 /** The folder the cache goes in, or null when there is none to use. */
@@ -48,18 +53,47 @@ function cacheName(bundle: string, id: string): { prefix: string; name: string }
   return { prefix, name: `${prefix}${id}-${process.version}-${process.arch}.bin` };
 }
 
+/** How a cache file starts: these bytes, then its header's length (4 bytes), the header (JSON). */
+const MAGIC = Buffer.from("tcc1");
+
+/** What a cache file says of itself: the events whose runs compiled what it holds. */
+interface CacheHeader {
+  events: string[];
+}
+
 /**
- * The cached bytes, when the file holds them twice: V8 checks no checksum of its own in a release
- * build, and a damaged cache can crash the process; two equal halves rule out a torn or decayed
- * file for a memcmp.
+ * A cache file: `MAGIC`, the header, then V8's data twice. V8 checks no checksum of its own in a
+ * release build, and a damaged cache can crash the process; two equal halves rule out a torn or
+ * decayed file for a memcmp.
  */
-function readCache(folder: string, name: string): Buffer | undefined {
+function encodeCache(header: CacheHeader, data: Buffer): Buffer {
+  const json = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(json.length);
+  return Buffer.concat([MAGIC, length, json, data, data]);
+}
+
+/** The cache file's header and data, or undefined when it is not a whole, sound one. */
+function readCache(
+  folder: string,
+  name: string,
+): { header: CacheHeader; data: Buffer } | undefined {
   const bytes = readPrivateFile(folder, name);
-  if (bytes === undefined) return undefined;
-  const half = bytes.length / 2;
+  if (bytes === undefined || bytes.length < 8 || !bytes.subarray(0, 4).equals(MAGIC)) return;
+  const end = 8 + bytes.readUInt32LE(4);
+  if (end > bytes.length) return undefined;
+  let header: CacheHeader;
+  try {
+    const parsed = JSON.parse(bytes.subarray(8, end).toString("utf8")) as { events?: unknown };
+    if (!Array.isArray(parsed.events) || !parsed.events.every((e) => typeof e === "string")) return;
+    header = { events: parsed.events as string[] };
+  } catch {
+    return undefined;
+  }
+  const half = (bytes.length - end) / 2;
   if (half === 0 || !Number.isInteger(half)) return undefined;
-  const cache = bytes.subarray(0, half);
-  return cache.equals(bytes.subarray(half)) ? cache : undefined;
+  const data = bytes.subarray(end, end + half);
+  return data.equals(bytes.subarray(end + half)) ? { header, data } : undefined;
 }
 
 /**
@@ -73,7 +107,8 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   const id = BUILD_LINE.exec(source)?.[1];
   const folder = id === undefined ? null : codeCacheDir(env);
   const { prefix, name } = cacheName(file, id ?? "");
-  const cachedData = folder === null ? undefined : readCache(folder, name);
+  const cached = folder === null ? undefined : readCache(folder, name);
+  const cachedData = cached?.data;
   // On the wrapper's first line, as Node does, so stack traces keep their line numbers.
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
@@ -87,19 +122,21 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   run(module.exports, createRequire(file), module, file, dir, importEsm);
   // Node says `cachedDataRejected: false` only when V8 took the bytes it was given.
   const fromCache = cachedData !== undefined && script.cachedDataRejected === false;
-  let stale = folder !== null && !fromCache;
+  const events = fromCache ? (cached?.header.events ?? []) : [];
+  let saved = folder === null;
   return {
     exports: module.exports,
     fromCache,
-    saveCache() {
-      if (!stale || folder === null) return;
-      stale = false;
+    saveCache(event) {
+      const known = event === undefined || event === null || events.includes(event);
+      if (saved || (fromCache && known)) return;
+      saved = true;
       try {
-        const data = script.createCachedData();
+        const seen = known ? events : [...events, event].slice(-32);
         writePrivateFile(
-          folder,
+          folder as string,
           name,
-          Buffer.concat([data, data]),
+          encodeCache({ events: seen }, script.createCachedData()),
           (other) => other.startsWith(prefix) && other.endsWith(".bin"),
         );
       } catch {

@@ -25,7 +25,7 @@ export async function runHookMain(folder: string, argv: readonly string[]): Prom
   if (!existsSync(bundle)) return null;
   const { exports, saveCache } = loadBundle(bundle, process.env);
   const code = await (exports.runHookProcess as typeof runHookProcess)(host, args);
-  saveCache();
+  saveCache((exports.lastHookEvent as (() => string | null) | undefined)?.());
   return code;
 }
 

@@ -38,7 +38,7 @@ export async function loadHookProcess(host: string | undefined): Promise<typeof 
       const run = exports.runHookProcess as typeof runHookProcess;
       return async (name, args) => {
         const code = await run(name, args);
-        saveCache();
+        saveCache((exports.lastHookEvent as (() => string | null) | undefined)?.());
         return code;
       };
     }

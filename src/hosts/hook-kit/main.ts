@@ -77,6 +77,22 @@ export interface HookMainSpec<E> {
 export const NO_REPLY: HookReply = { stdout: "", stderr: [] };
 
 /** `todo-continuation hook <host>`: resolves to the exit code, which is always 0. */
+/** The event the last `runHookMain` of this process read (its host's name for it), if any. */
+let lastEvent: string | null = null;
+
+/**
+ * The event this process's hook answered: the code cache is refreshed the first time a bundle
+ * answers an event it had not (each kind of event runs functions the others do not).
+ */
+export function lastHookEvent(): string | null {
+  return lastEvent;
+}
+
+/** The event's name as hosts send it (`hook_event_name`), read without parsing the whole input. */
+function eventNameOf(input: string): string | null {
+  return /"hook_event_name"\s*:\s*"([A-Za-z_-]{1,40})"/.exec(input.slice(0, 4096))?.[1] ?? null;
+}
+
 export async function runHookMain<E>(
   spec: HookMainSpec<E>,
   argv: readonly string[],
@@ -96,7 +112,9 @@ export async function runHookMain<E>(
   let store: Store | null = null;
   let reply: HookReply;
   try {
-    const event = spec.parse(await readHookInput(io), args.event);
+    const input = await readHookInput(io);
+    lastEvent = args.event ?? eventNameOf(input);
+    const event = spec.parse(input, args.event);
     const early = await spec.storeless(event, io);
     if (early !== null) {
       writeHookReply(io, early);
