@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,10 +29,31 @@ function bareNode(): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+/**
+ * A Copilot CLI session as the hook reads it: its folder under `$COPILOT_HOME/session-state`,
+ * an events file, and the `todos` table of its `session.db` holding one open item (written with
+ * the `sqlite3` program, as the model's `sql` tool would).
+ */
+function copilotWorld(dir: string): { id: string; transcript: string; env: NodeJS.ProcessEnv } {
+  const id = "fd351624-7b6a-4467-b286-27a544f4a2d4";
+  const home = join(dir, "copilot-home");
+  const session = join(home, "session-state", id);
+  mkdirSync(session, { recursive: true });
+  const transcript = join(session, "events.jsonl");
+  writeFileSync(transcript, "");
+  execFileSync("sqlite3", [
+    join(session, "session.db"),
+    "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT); INSERT INTO todos VALUES ('a', 'a', '', 'pending', '', '');",
+  ]);
+  return { id, transcript, env: benchNodeEnv({ COPILOT_HOME: home }) };
+}
+
 export function benchHookLatency(calls: number): {
   codex: number[];
   gemini: number[];
   claudeCode: number[];
+  qwen: number[];
+  copilot: number[];
   bare: number[];
 } {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));
@@ -42,6 +63,9 @@ export function benchHookLatency(calls: number): {
     const codex = [main, "hook", "codex", "--dir", join(dir, "codex")];
     const claude = [main, "hook", "claude-code", "--dir", join(dir, "cc")];
     const gemini = [main, "hook", "gemini", "--dir", join(dir, "gemini")];
+    const qwen = [main, "hook", "qwen", "--dir", join(dir, "qwen")];
+    const copilot = [main, "hook", "copilot", "--dir", join(dir, "copilot")];
+    const copilotSession = copilotWorld(dir);
     const geminiEnv = benchNodeEnv({ TODO_CONTINUATION_GEMINI_CHILDREN: join(dir, "children") });
     const base = { session_id: "bench-1", cwd: dir, transcript_path: join(dir, "none.jsonl") };
     const plan = {
@@ -102,10 +126,37 @@ export function benchHookLatency(calls: number): {
         prompt_response: `Stopping here.${" Again.".repeat(i)}`,
         stop_hook_active: i > 0,
       });
+    // Qwen Code caps a session's blocked stops lower than the preset: each call is a new session.
+    const qwenTodos = (i: number) =>
+      JSON.stringify({
+        ...base,
+        session_id: `bench-qwen-${i}`,
+        hook_event_name: "PostToolUse",
+        tool_name: "todo_write",
+        tool_input: { todos: [{ id: "1", content: "a", status: "pending" }] },
+      });
+    const qwenStop = (i: number) =>
+      JSON.stringify({
+        ...base,
+        session_id: `bench-qwen-${i}`,
+        hook_event_name: "Stop",
+        last_assistant_message: "Stopping here.",
+        stop_hook_active: false,
+      });
+    const copilotStop = JSON.stringify({
+      sessionId: copilotSession.id,
+      timestamp: Date.now(),
+      cwd: dir,
+      transcriptPath: copilotSession.transcript,
+      stopReason: "end_turn",
+      stop_hook_active: false,
+    });
     const out = {
       codex: [] as number[],
       gemini: [] as number[],
       claudeCode: [] as number[],
+      qwen: [] as number[],
+      copilot: [] as number[],
       bare: [] as number[],
     };
     for (let i = 0; i < calls; i++) {
@@ -113,6 +164,15 @@ export function benchHookLatency(calls: number): {
       out.codex.push(run([...codex, "--preset", "parley"], codexStop));
       out.gemini.push(run([...gemini, "--preset", "parley"], geminiStop(i), geminiEnv));
       out.claudeCode.push(run([...claude, "--preset", "parley"], claudeStop));
+      spawnSync(process.execPath, qwen, { input: qwenTodos(i), env: benchNodeEnv() });
+      out.qwen.push(run([...qwen, "--preset", "parley"], qwenStop(i)));
+      out.copilot.push(
+        run(
+          [...copilot, "--preset", "parley", "--event", "agentStop"],
+          copilotStop,
+          copilotSession.env,
+        ),
+      );
     }
     return out;
   } finally {

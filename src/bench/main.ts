@@ -543,9 +543,23 @@ async function hookRows(runs: number): Promise<void> {
   );
   // Each hook host's stop against a bare node start of the same runs.
   const bareNode = summarizeRuns(hookRuns.map((r) => r.bare)).p50;
+  add(
+    msRow(
+      "hook.qwen.stop.p50_ms",
+      hookRuns.map((r) => r.qwen),
+    ),
+  );
+  add(
+    msRow(
+      "hook.copilot.agent_stop.p50_ms",
+      hookRuns.map((r) => r.copilot),
+    ),
+  );
   for (const [host, samples] of [
     ["codex", codexHook],
     ["gemini", hookRuns.map((r) => r.gemini)],
+    ["qwen", hookRuns.map((r) => r.qwen)],
+    ["copilot", hookRuns.map((r) => r.copilot)],
   ] as const) {
     const ratio = summarizeRuns(samples).p50 / bareNode;
     add({
