@@ -14,12 +14,17 @@ export interface TextWriter {
  * output keeps its order. A reader that has gone away (EPIPE) is not an error:
  * the host decided not to listen.
  */
+/** What the writer falls back to: a stream, which takes bytes as well as text. */
+export interface ByteWriter {
+  write(chunk: string | Uint8Array): unknown;
+}
+
 export function fdWriter(
   fd: number,
-  stream: () => TextWriter,
+  stream: () => ByteWriter,
   write: typeof writeSync = writeSync,
 ): TextWriter {
-  let fallback: TextWriter | null = null;
+  let fallback: ByteWriter | null = null;
   return {
     write(text: string) {
       if (fallback !== null) return fallback.write(text);
@@ -34,7 +39,8 @@ export function fdWriter(
         if (code !== "EAGAIN" && code !== "EWOULDBLOCK") throw error;
       }
       fallback = stream();
-      return fallback.write(bytes.subarray(done).toString("utf8"));
+      // The bytes left, not their text: the descriptor may have taken half of a character.
+      return fallback.write(bytes.subarray(done));
     },
   };
 }
