@@ -38,9 +38,12 @@ export function rolloutMemoStore(
   const folder = privateCacheDir(env, "codex-rollouts");
   if (folder === null) return undefined;
   const nameOf = (path: string) => `${sha256Hex(path).slice(0, 32)}.json`;
+  /** Whether a memo file was there when read: a stop reads before it writes. */
+  const present = new Map<string, boolean>();
   return {
     read(path) {
       const bytes = readPrivateFile(folder, nameOf(path));
+      present.set(path, bytes !== undefined);
       if (bytes === undefined) return null;
       try {
         const memo = JSON.parse(bytes.toString("utf8")) as unknown;
@@ -53,7 +56,8 @@ export function rolloutMemoStore(
     },
     write(path, memo) {
       const name = nameOf(path);
-      const isNew = readPrivateFile(folder, name) === undefined;
+      const isNew = !(present.get(path) ?? readPrivateFile(folder, name) !== undefined);
+      present.set(path, true);
       try {
         const now = Date.now();
         writePrivateFile(

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { runHookProcess } from "./entry.js";
 import { privateCacheDir, readPrivateFile, writePrivateFile } from "./private-cache.js";
 
 /**
@@ -143,5 +144,27 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
         // A cache that cannot be written costs the next hook a compile, nothing else.
       }
     },
+  };
+}
+
+/** Host names as they appear in bundle file names; anything else is never a file name. */
+const HOST_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** The bundle of `host` in `folder` (`<host>.cjs`), or null for a name that is no host's. */
+export function hookBundlePath(folder: string, host: string | undefined): string | null {
+  return host !== undefined && HOST_NAME.test(host) ? join(folder, `${host}.cjs`) : null;
+}
+
+/**
+ * A loaded host bundle as a hook process: it runs the hook, then keeps the code cache up to date
+ * with the event the hook answered.
+ */
+export function bundledHookProcess(loaded: LoadedBundle): typeof runHookProcess {
+  const run = loaded.exports.runHookProcess as typeof runHookProcess;
+  const lastEvent = loaded.exports.lastHookEvent as (() => string | null) | undefined;
+  return async (host, args) => {
+    const code = await run(host, args);
+    loaded.saveCache(lastEvent?.());
+    return code;
   };
 }

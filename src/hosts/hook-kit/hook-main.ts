@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadBundle } from "./code-cache.js";
-import type { runHookProcess } from "./entry.js";
+import { bundledHookProcess, hookBundlePath, loadBundle } from "./code-cache.js";
 
 /**
  * The command every hook host runs: `node dist/hook/main.cjs hook <host> [options]`.
@@ -14,19 +13,14 @@ import type { runHookProcess } from "./entry.js";
  * unbundled hook or says which hosts there are.
  */
 
-/** Host names as they appear in bundle file names; anything else is never a file name. */
-const HOST_NAME = /^[a-z][a-z0-9-]*$/;
-
 /** Runs `argv` (`hook <host> [options]`) here; null when the full CLI must take it. */
 export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
   const [command, host, ...args] = argv;
-  if (command !== "hook" || host === undefined || !HOST_NAME.test(host)) return null;
-  const bundle = join(folder, `${host}.cjs`);
-  if (!existsSync(bundle)) return null;
-  const { exports, saveCache } = loadBundle(bundle, process.env);
-  const code = await (exports.runHookProcess as typeof runHookProcess)(host, args);
-  saveCache((exports.lastHookEvent as (() => string | null) | undefined)?.());
-  return code;
+  const bundle = hookBundlePath(folder, host);
+  if (command !== "hook" || host === undefined || bundle === null || !existsSync(bundle)) {
+    return null;
+  }
+  return bundledHookProcess(loadBundle(bundle, process.env))(host, args);
 }
 
 /** Runs the process: the hook when it has a bundle, else the CLI (`dist/cli/main.js`). */

@@ -1,15 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { loadBundle } from "./code-cache.js";
+import { bundledHookProcess, hookBundlePath, loadBundle } from "./code-cache.js";
 import type { runHookProcess } from "./entry.js";
-
-/** Host names as they appear in bundle file names; anything else is never a file name. */
-const HOST_NAME = /^[a-z][a-z0-9-]*$/;
-
-function bundleOf(host: string | undefined): string | null {
-  return host !== undefined && HOST_NAME.test(host)
-    ? fileURLToPath(new URL(`../../hook/${host}.cjs`, import.meta.url))
-    : null;
-}
 
 /**
  * The hook process for `host`: the one-file bundle the build writes to
@@ -21,7 +12,7 @@ function bundleOf(host: string | undefined): string | null {
  * silently replaced.
  */
 export async function loadHookProcess(host: string | undefined): Promise<typeof runHookProcess> {
-  const bundle = bundleOf(host);
+  const bundle = hookBundlePath(fileURLToPath(new URL("../../hook/", import.meta.url)), host);
   if (bundle !== null) {
     let loaded: ReturnType<typeof loadBundle> | null = null;
     try {
@@ -33,15 +24,7 @@ export async function loadHookProcess(host: string | undefined): Promise<typeof 
       )
         throw error;
     }
-    if (loaded !== null) {
-      const { exports, saveCache } = loaded;
-      const run = exports.runHookProcess as typeof runHookProcess;
-      return async (name, args) => {
-        const code = await run(name, args);
-        saveCache((exports.lastHookEvent as (() => string | null) | undefined)?.());
-        return code;
-      };
-    }
+    if (loaded !== null) return bundledHookProcess(loaded);
   }
   return (await import("./entry.js")).runHookProcess;
 }
