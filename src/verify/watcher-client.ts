@@ -66,7 +66,8 @@ const NO_ANSWER: AskResult = { answer: null, absent: false };
  * one is not looked at every 0.1 ms.
  */
 const FIRST_POLL_MS = 0.1;
-const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Made on first wait: most processes that load this module never wait on a watcher. */
+let pause: Int32Array | undefined;
 
 export function filesFor(options: WatcherOptions, cacheFile: string): WatcherFiles {
   return watcherFiles(options.folder ?? watcherFolder(), cacheFile);
@@ -96,6 +97,7 @@ export function askWatcher(
     writeFileSync(ex.draft, formatRequest(request), { flag: "wx", mode: 0o600 });
     renameSync(ex.draft, ex.question);
     const until = performance.now() + timeoutMs;
+    pause ??= new Int32Array(new SharedArrayBuffer(4));
     for (let wait = FIRST_POLL_MS; performance.now() < until; wait = Math.min(1, wait * 2)) {
       Atomics.wait(pause, 0, 0, wait);
       if (!existsSync(ex.answer)) continue;

@@ -241,12 +241,16 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
       ];
       expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? [] : esm)].sort());
       expect(cached).toEqual([expect.stringMatching(new RegExp(`^${host}-[0-9a-f]+-v[\\d.]+-`))]);
-      // No process spawning, crypto, promise-based fs (it starts libuv's thread pool), sockets or
-      // streams: a stop needs none, and each costs start-up time.
+      // No process spawning, crypto, promise-based fs (it starts libuv's thread pool), sockets,
+      // streams or `parseArgs`: a stop needs none, and each costs start-up time.
       if (entry.endsWith(".cjs")) {
         expect(builtins).toContain("vm");
         expect(
-          builtins.filter((name) => /^(child_process|crypto|fs\/promises|net|stream)$/.test(name)),
+          builtins.filter((name) =>
+            /^(child_process|crypto|fs\/promises|net|stream|internal\/util\/parse_args\/.*)$/.test(
+              name,
+            ),
+          ),
         ).toEqual([]);
       }
     });

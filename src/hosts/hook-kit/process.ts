@@ -1,11 +1,11 @@
 import { existsSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import type { ContinuationMode, Store } from "../../core/types.js";
 import { createFileStore } from "../../store/file/file-store.js";
 import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
 import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
 import { fdWriter } from "./fd-writer.js";
+import { type OptionSpec, readOptions } from "./hook-options.js";
 
 /**
  * The plumbing every hook process shares (Claude Code's, and any other host
@@ -125,6 +125,18 @@ export function hookOptionsUsage(defaultDir: string): string {
 `;
 }
 
+/** The options of every hook, as `readOptions` takes them. */
+const HOOK_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  preset: { type: "string" },
+  mode: { type: "string" },
+  dir: { type: "string" },
+  "database-url": { type: "string" },
+  schema: { type: "string" },
+  "nudge-after-questions": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+const WITH_EVENT = { ...HOOK_OPTIONS, event: { type: "string" } } as const;
+
 /**
  * Reads a hook's options. `argv` may start with `hook` and the host's name, as
  * the command line has them; anything else that is not an option is an error.
@@ -138,22 +150,9 @@ export function parseHookArgs(
   let args = [...argv];
   if (args[0] === "hook") args = args.slice(1);
   if (args[0] === host) args = args.slice(1);
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      preset: { type: "string" },
-      mode: { type: "string" },
-      dir: { type: "string" },
-      "database-url": { type: "string" },
-      schema: { type: "string" },
-      "nudge-after-questions": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      ...(events ? { event: { type: "string" as const } } : {}),
-    },
-  });
-  const event = values.event as string | undefined;
+  const { values: read, positionals } = readOptions(args, events ? WITH_EVENT : HOOK_OPTIONS);
+  const values = read as Partial<Record<string, string>>;
+  const event = values.event;
   if (events && event !== undefined && !events.includes(event)) {
     throw new Error(`--event must be one of ${events.join(", ")}, got ${JSON.stringify(event)}`);
   }
@@ -177,8 +176,8 @@ export function parseHookArgs(
     dir: values.dir,
     databaseUrl: values["database-url"],
     schema: values.schema,
-    nudgeAfterQuestions: values["nudge-after-questions"] === true,
-    help: values.help === true,
+    nudgeAfterQuestions: read["nudge-after-questions"] === true,
+    help: read.help === true,
     event,
   };
 }

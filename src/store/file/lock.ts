@@ -44,9 +44,19 @@ const UNWRITTEN_GRACE_MS = 2_000;
 /** A takeover guard is held for microseconds; one this old belongs to a crashed waiter. */
 const GUARD_STALE_MS = 2_000;
 
-const HOST = hostname();
-/** Short enough for the symlink target to stay inside the inode on most file systems. */
-const HOST_ID = sha256Hex(HOST).slice(0, 8);
+/**
+ * This machine's name, and its hash (short enough for the symlink target to stay inside the
+ * inode on most file systems). Read on first use, not at load: nothing computed at load may
+ * belong to one run (a process image saved after load, a V8 startup snapshot, would carry it).
+ */
+let host: { name: string; id: string } | undefined;
+function thisHost(): { name: string; id: string } {
+  if (host === undefined) {
+    const name = hostname();
+    host = { name, id: sha256Hex(name).slice(0, 8) };
+  }
+  return host;
+}
 
 /** Errors meaning "this file system or OS will not create symlinks here". */
 const NO_SYMLINKS = new Set(["EPERM", "EOPNOTSUPP", "ENOTSUP", "ENOSYS", "EINVAL"]);
@@ -117,7 +127,7 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 function isThisHost(record: LockRecord): boolean {
-  return record.host === HOST || record.host === `#${HOST_ID}`;
+  return record.host === thisHost().name || record.host === `#${thisHost().id}`;
 }
 
 /** `tc1.<pid>.<8 hex>.<seq>.<host id>`: the symlink target naming a holder. */
@@ -225,7 +235,7 @@ function createExclusiveFile(
  */
 function takeOver(path: string, stale: Observed, staleMs: number): LockRecord | null | undefined {
   const guard = `${path}.steal`;
-  const guardRecord = JSON.stringify({ pid: process.pid, host: HOST, at: Date.now() });
+  const guardRecord = JSON.stringify({ pid: process.pid, host: thisHost().name, at: Date.now() });
   const guarded = createExclusiveFile(guard, guardRecord);
   if (guarded === null) {
     const other = observe(guard);
@@ -259,11 +269,17 @@ function newRecord(owner: LockOwner, kind: HeldLock["kind"]): LockRecord {
   const seq = ++owner.next;
   const at = Date.now();
   if (kind === "file") {
-    return { pid: owner.pid, host: HOST, tag: owner.tag, token: `${owner.tag}.${seq}`, at };
+    return {
+      pid: owner.pid,
+      host: thisHost().name,
+      tag: owner.tag,
+      token: `${owner.tag}.${seq}`,
+      at,
+    };
   }
   const rand = owner.tag.slice(owner.tag.indexOf("-") + 1);
-  const token = `tc1.${owner.pid}.${rand}.${seq}.${HOST_ID}`;
-  return { pid: owner.pid, host: `#${HOST_ID}`, tag: owner.tag, token, at };
+  const token = `tc1.${owner.pid}.${rand}.${seq}.${thisHost().id}`;
+  return { pid: owner.pid, host: `#${thisHost().id}`, tag: owner.tag, token, at };
 }
 
 /** One creation attempt: the held lock, null when the path exists. */
@@ -348,6 +364,6 @@ export function lockHolder(path: string): LockRecord | null {
 
 /** A readable name for a holder's host in messages. */
 export function describeHost(record: LockRecord): string {
-  if (record.host === `#${HOST_ID}`) return HOST;
+  if (record.host === `#${thisHost().id}`) return thisHost().name;
   return record.host.startsWith("#") ? "another host" : record.host;
 }
