@@ -1,13 +1,5 @@
-import { execFileSync, spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-} from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -15,8 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   readSqliteTable,
   SqliteFileError,
-  type SqliteValue,
   SqliteUnsupportedError,
+  type SqliteValue,
 } from "./sqlite-file.js";
 import { readSqliteTableRows } from "./sqlite-read.js";
 
@@ -108,7 +100,8 @@ const integer = fc.oneof(
 const text = (min: number, max: number) =>
   fc
     .string({ unit: "binary", minLength: min, maxLength: max })
-    .filter((s) => s.isWellFormed() && !s.includes("\0"));
+    // No lone surrogates (UTF-8 cannot hold them) and no NUL (the shell's SQL text ends there).
+    .filter((s) => !/[\0\ud800-\udfff]/u.test(s));
 const value: fc.Arbitrary<SqliteValue> = fc.oneof(
   fc.constant(null),
   integer,
@@ -128,7 +121,10 @@ describe.skipIf(!hasSqlite3)("readSqliteTable against the sqlite3 program", () =
       fc.property(
         fc.constantFrom(512, 1024, 4096, 65536),
         fc.array(
-          fc.tuple(fc.option(fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n)), fc.array(value, { minLength: 4, maxLength: 4 })),
+          fc.tuple(
+            fc.option(fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n)),
+            fc.array(value, { minLength: 4, maxLength: 4 }),
+          ),
           { maxLength: 25 },
         ),
         (pageSize, rows) => {
@@ -150,7 +146,8 @@ describe.skipIf(!hasSqlite3)("readSqliteTable against the sqlite3 program", () =
   });
 
   it("reads thousands of rows through a b-tree several levels deep, after deletes and updates", () => {
-    const path = makeDb(`PRAGMA page_size=512; CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n);
+    const path =
+      makeDb(`PRAGMA page_size=512; CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n);
       WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 6000)
       INSERT INTO t (name, n) SELECT printf('row %d %s', i, substr(hex(randomblob(40)), 1, i % 70)), i * 7919 FROM k;
       DELETE FROM t WHERE id % 3 = 0;
@@ -198,7 +195,8 @@ describe.skipIf(!hasSqlite3)("readSqliteTable against the sqlite3 program", () =
   });
 
   it("reads the todos table as Copilot makes it", () => {
-    const path = makeDb(`CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT);
+    const path =
+      makeDb(`CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT);
       CREATE TABLE todo_deps (todo_id TEXT, depends_on TEXT, PRIMARY KEY (todo_id, depends_on));
       INSERT INTO todos (id, title, status) VALUES ('write-parser', 'Writing the parser', 'in_progress'), ('add-tests', 'Adding tests', 'pending');
       INSERT INTO todos (id, title, description, status) VALUES ('x', 'X', 'waits on CI', 'blocked');

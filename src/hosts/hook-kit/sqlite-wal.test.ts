@@ -103,7 +103,9 @@ describe.skipIf(!hasSqlite3)("readSqliteTable in WAL mode", () => {
     await w.run(
       "INSERT INTO todos (id, title, status) VALUES ('a', 'A', 'pending'), ('b', 'B', 'pending'), ('c', 'C', 'pending');",
     );
-    await w.run("UPDATE todos SET status = 'done' WHERE id = 'a'; DELETE FROM todos WHERE id = 'b';");
+    await w.run(
+      "UPDATE todos SET status = 'done' WHERE id = 'a'; DELETE FROM todos WHERE id = 'b';",
+    );
     expect(walSize(path)).toBeGreaterThan(0);
     const committed = [
       { id: "a", title: "A", status: "done" },
@@ -148,14 +150,17 @@ describe.skipIf(!hasSqlite3)("readSqliteTable in WAL mode", () => {
     expect(readSqliteTable(copy, "todos", ["id", "status"])).toEqual(rows);
     // A frame whose checksum fails ends the log there: the delete is not seen.
     const broken = bigEndianWal(readFileSync(`${path}-wal`));
-    broken[32 + 24 + 200] ^= 0xff;
+    broken[32 + 24 + 200] = broken[32 + 24 + 200]! ^ 0xff;
     writeFileSync(`${copy}-wal`, broken);
     expect(readSqliteTable(copy, "todos", ["id"])).toHaveLength(500);
   });
 
   it("reads the main file when the WAL's header is not valid", () => {
     const path = newPath();
-    execFileSync("sqlite3", [path, `${SCHEMA} INSERT INTO todos (id, status) VALUES ('a', 'done');`]);
+    execFileSync("sqlite3", [
+      path,
+      `${SCHEMA} INSERT INTO todos (id, status) VALUES ('a', 'done');`,
+    ]);
     writeFileSync(`${path}-wal`, Buffer.alloc(5000, 7));
     expect(readSqliteTable(path, "todos", ["id"])).toEqual([{ id: "a" }]);
   });
@@ -205,7 +210,9 @@ describe.skipIf(!hasSqlite3)("readSqliteTable on a corrupt file", () => {
     return path;
   }
   const rootOf = (path: string) =>
-    Number(execFileSync("sqlite3", [path, "SELECT rootpage FROM sqlite_schema WHERE name = 'todos'"]));
+    Number(
+      execFileSync("sqlite3", [path, "SELECT rootpage FROM sqlite_schema WHERE name = 'todos'"]),
+    );
 
   it("names the file and the fault: truncated, bad header, a page pointing to itself", () => {
     const path = sample();
@@ -220,7 +227,7 @@ describe.skipIf(!hasSqlite3)("readSqliteTable on a corrupt file", () => {
       new RegExp(`${truncated}: page \\d+ is (past the end|out of range)`),
     );
     const magic = variant((b) => {
-      b[3] ^= 1;
+      b[3] = b[3]! ^ 1;
       return b;
     });
     expect(() => readSqliteTable(magic, "todos", COLUMNS)).toThrow(/not a SQLite 3 database/);
