@@ -236,3 +236,69 @@ describe.skipIf(!hasSqlite3)("readSqliteTable against the sqlite3 program", () =
     );
   });
 });
+
+describe.skipIf(!hasSqlite3)("the CREATE TABLE text", () => {
+  const name = fc.oneof(
+    fc.stringMatching(/^c_[a-z0-9_]{0,8}$/).map((n) => ({ n, sql: n })),
+    text(1, 12).map((n) => ({ n, sql: q(n) })),
+    text(1, 12).map((n) => ({ n, sql: `\`${n.replaceAll("`", "``")}\`` })),
+    text(1, 12)
+      .filter((n) => !n.includes("]"))
+      .map((n) => ({ n, sql: `[${n}]` })),
+  );
+  const type = fc.constantFrom(
+    "",
+    "TEXT",
+    "INT",
+    "VARCHAR(20)",
+    "DOUBLE PRECISION",
+    "NUMERIC(10, 2)",
+    "BLOB",
+  );
+  const constraint = fc.constantFrom(
+    "",
+    "NOT NULL",
+    "DEFAULT 'a, b'",
+    "DEFAULT (1 + 2)",
+    "CHECK (1 > 0)",
+    "COLLATE NOCASE",
+    "UNIQUE",
+    "DEFAULT -5",
+    "/* a, ( */",
+    "-- a, (\n",
+    "REFERENCES other(id) ON DELETE CASCADE",
+  );
+
+  it("finds every column SQLite finds, in order, with the rowid alias", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(name, type, constraint), {
+          minLength: 1,
+          maxLength: 8,
+          selector: ([c]) => c.n.replace(/[A-Z]/g, (l) => l.toLowerCase()),
+        }),
+        fc.option(fc.nat(7)),
+        fc.constantFrom("", ", UNIQUE (1)", ", CHECK (a > 0)", ", CONSTRAINT x CHECK (1)"),
+        (columns, keyAt, tail) => {
+          const key = keyAt === null ? -1 : keyAt % columns.length;
+          const defs = columns.map(([c, t, k], i) =>
+            i === key ? `${c.sql} INTEGER PRIMARY KEY ${k}` : `${c.sql} ${t} ${k}`,
+          );
+          const uniqueTail = tail === ", UNIQUE (1)" ? `, UNIQUE (${columns[0]![0].sql})` : "";
+          const checkTail = tail.includes("CHECK") ? ", CHECK (1)" : "";
+          const values = (row: number) =>
+            columns.map((_, i) => (i === key ? String(row * 10 + 1) : `'v${row}${i}'`)).join(", ");
+          const path = makeDb(
+            `CREATE TABLE t (${defs.join(",\n")}${uniqueTail}${checkTail});
+             INSERT INTO t VALUES (${values(1)}); INSERT INTO t VALUES (${values(2)});`,
+          );
+          const names = columns.map(([c]) => c.n);
+          const rows = expectSameRows(path, "t", names);
+          expect(rows).toHaveLength(2);
+          rmSync(path);
+        },
+      ),
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+});
