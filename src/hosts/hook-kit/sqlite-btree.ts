@@ -162,6 +162,11 @@ function payloadOf(pages: Pages, page: Buffer, at: number, size: number, n: numb
   }
   if (at + local + (local < size ? 4 : 0) > u) throw corrupt(`a cell on page ${n} runs past it`);
   if (local === size) return page.subarray(at, at + size);
+  // Checked before the allocation: a corrupt size must not claim memory the file cannot fill.
+  const pagesLeft = Math.min(pages.count, Math.floor(MAX_BYTES / pages.pageSize));
+  if (size - local > pagesLeft * (u - 4)) {
+    throw corrupt(`a cell on page ${n} claims ${size} bytes, more than the file holds`);
+  }
   const payload = Buffer.allocUnsafe(size);
   page.copy(payload, 0, at, at + local);
   let filled = local;

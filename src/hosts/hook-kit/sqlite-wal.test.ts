@@ -264,6 +264,26 @@ describe.skipIf(!hasSqlite3)("readSqliteTable on a corrupt file", () => {
     expect(() => readSqliteTable(path, "t", ["v"])).toThrow(/page 3 is reached twice/);
   });
 
+  it("a cell claiming more bytes than the file holds is an error before any allocation", () => {
+    const path = newPath();
+    execFileSync("sqlite3", [path], {
+      input: `PRAGMA page_size=512; CREATE TABLE t (v); INSERT INTO t VALUES (hex(randomblob(1500)));`,
+    });
+    const bytes = readFileSync(path);
+    const cell = bytes.readUInt16BE(512 + 8);
+    // The payload size as a 4-byte varint of 200,000,000 (the cell's own varint was 2 bytes).
+    const huge = [
+      0x80 | (200_000_000 >> 21),
+      0x80 | ((200_000_000 >> 14) & 0x7f),
+      0x80 | ((200_000_000 >> 7) & 0x7f),
+      200_000_000 & 0x7f,
+    ];
+    Buffer.from(huge).copy(bytes, 512 + cell - 2);
+    bytes.writeUInt16BE(cell - 2, 512 + 8);
+    writeFileSync(path, bytes);
+    expect(() => readSqliteTable(path, "t", ["v"])).toThrow(/claims 200000000 bytes/);
+  });
+
   it("any flipped bytes give the rows or a SqliteFileError, never another error or a hang", () => {
     const path = sample();
     const bytes = readFileSync(path);
