@@ -57,6 +57,7 @@ export function readSqliteTable(
   }
 }
 
+/** A regular file open for reading, or null when there is none; a FIFO or device is an error. */
 function openRegular(path: string): { fd: number; size: number } | null {
   let fd: number;
   try {
@@ -68,7 +69,7 @@ function openRegular(path: string): { fd: number; size: number } | null {
   const info = fs.fstatSync(fd);
   if (!info.isFile()) {
     fs.closeSync(fd);
-    throw corrupt("it is not a regular file");
+    throw corrupt(`${path} is not a regular file`);
   }
   return { fd, size: info.size };
 }

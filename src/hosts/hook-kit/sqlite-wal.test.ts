@@ -245,6 +245,11 @@ describe.skipIf(!hasSqlite3)("readSqliteTable on a corrupt file", () => {
     expect(() => readSqliteTable(self, "todos", COLUMNS)).toThrow(
       `${self}: page ${rootPage} is reached twice (a cycle)`,
     );
+    const fifo = sample();
+    execFileSync("mkfifo", [`${fifo}-wal`]);
+    expect(() => readSqliteTable(fifo, "todos", COLUMNS)).toThrow(
+      `${fifo}-wal is not a regular file`,
+    );
     const hot = sample();
     writeFileSync(`${hot}-journal`, Buffer.from([0xd9, 0xd5, 0x05, 0xf9]));
     expect(() => readSqliteTable(hot, "todos", COLUMNS)).toThrow(/rollback journal is hot/);
