@@ -4,7 +4,7 @@ import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { quotedWords } from "../hook-kit/command.js";
 import { homeOf, missingFiles, notInstalledFinding } from "../hook-kit/doctor-files.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
-import { sqliteReader } from "../hook-kit/sqlite-read.js";
+import { sqliteFallback } from "../hook-kit/sqlite-read.js";
 import { detectVersion } from "../hook-kit/version.js";
 import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile } from "./install.js";
 
@@ -68,14 +68,13 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
       `todo-continuation install copilot --${file.target}`,
     );
   }
-  const reader = sqliteReader(ctx.env);
+  // The package's own reader always reads it; SQLite itself is needed only for other formats.
+  const fallback = sqliteFallback(ctx.env);
   say(
     "todos",
-    reader !== null,
-    reader !== null
-      ? `Copilot's todos table is read with ${reader}`
-      : "Copilot's todo list is a SQLite table, and this machine has neither Node 22.13+ (node:sqlite) nor the sqlite3 program: nothing is ever nudged",
-    "use Node 22.13 or newer, or install sqlite3",
+    true,
+    `Copilot's todos table is read by this package's own SQLite file reader (UTF-8 rowid tables, the form Copilot writes); another form would be read with ${fallback ?? "nothing on this machine (neither Node 22.13+ nor the sqlite3 program), and then never nudged"}`,
+    "",
   );
   return findings;
 };

@@ -32,7 +32,7 @@ export async function handleCopilotEvent(
       stderr: ["todo-continuation: agentStop without transcriptPath; no nudge"],
     };
   }
-  const todos = await readCopilotTodos(event.transcriptPath);
+  const todos = readCopilotTodos(event.transcriptPath);
   const stored = await options.store.read(scope);
   // A session that never had a list leaves nothing behind.
   if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);

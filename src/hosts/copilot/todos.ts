@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Todo, TodoStatus } from "../../core/types.js";
-import { readSqliteRows } from "../hook-kit/sqlite-read.js";
+import { readSqliteTableRows } from "../hook-kit/sqlite-read.js";
 
 /**
  * Copilot keeps its todo list in the session's SQLite database
  * (`session-state/<id>/session.db`, beside the transcript), table `todos`,
  * written by the model through the `sql` tool, read with the kit's
- * `readSqliteRows`; a list that cannot be read is never nudged.
+ * `readSqliteTableRows` (in-process, no program spawned); a list that cannot be
+ * read is never nudged.
  */
 
 const STATUSES: Record<string, TodoStatus> = {
@@ -17,7 +18,7 @@ const STATUSES: Record<string, TodoStatus> = {
   blocked: "blocked",
 };
 
-const QUERY = "SELECT id, title, description, status FROM todos";
+const COLUMNS = ["id", "title", "description", "status"] as const;
 
 export type TodoRow = { id: unknown; title: unknown; description?: unknown; status: unknown };
 
@@ -44,8 +45,8 @@ export function todosFromRows(rows: readonly TodoRow[]): Todo[] {
  * The session's list: [] when the session never made one (no database yet),
  * or an error when it cannot be read (the caller allows the stop).
  */
-export async function readCopilotTodos(transcriptPath: string): Promise<Todo[]> {
+export function readCopilotTodos(transcriptPath: string): Todo[] {
   const path = join(dirname(transcriptPath), "session.db");
   if (!existsSync(path)) return [];
-  return todosFromRows((await readSqliteRows(path, QUERY)) as TodoRow[]);
+  return todosFromRows(readSqliteTableRows(path, "todos", COLUMNS) as TodoRow[]);
 }

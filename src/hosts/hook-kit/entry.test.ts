@@ -164,7 +164,8 @@ describe("the build bundles the hook process", () => {
       expect(required.filter((spec) => !spec.startsWith("node:") && spec !== "url")).toEqual([]);
       if (file === "main.cjs") continue;
       // Named by its build, for the code cache; the one ES module it may load is the PostgreSQL
-      // store, when a database is named (Copilot's hook also loads node:sqlite on demand).
+      // store, when a database is named (Copilot's hook requires node:sqlite only for a
+      // database its own reader does not read).
       expect(text).toMatch(/^\/\/ todo-continuation bundle [0-9a-f]{16}\n/);
       const lazy = [...text.matchAll(/__import\("([^"]+)"\)/g)].map((m) => m[1] as string);
       expect(lazy.filter((spec) => !spec.startsWith("node:"))).toEqual([

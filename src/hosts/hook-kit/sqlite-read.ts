@@ -1,9 +1,12 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { readSqliteTable, SqliteUnsupportedError } from "./sqlite-file.js";
 
 /**
- * Reading a host's own SQLite file (Copilot keeps its todo list in one),
- * read-only: with Node's `node:sqlite` (Node 22.13+), else the `sqlite3`
- * program. Neither is a dependency of this package.
+ * Reading a host's own SQLite file (Copilot keeps its todo list in one), read-only. This
+ * package's own reader (sqlite-file.ts) reads it in-process; only a database in a form it does
+ * not read (UTF-16 text, a WITHOUT ROWID table) is handed to Node's `node:sqlite` (Node
+ * 22.13+), else the `sqlite3` program. Neither is a dependency of this package.
  */
 
 type Sqlite = {
@@ -13,10 +16,10 @@ type Sqlite = {
   ) => { prepare(sql: string): { all(): unknown[] }; close(): void };
 };
 
-async function withNodeSqlite(path: string, query: string): Promise<unknown[] | undefined> {
+function withNodeSqlite(path: string, query: string): unknown[] | undefined {
   let sqlite: Sqlite;
   try {
-    sqlite = (await import("node:sqlite" as string)) as Sqlite;
+    sqlite = createRequire(import.meta.url)("node:sqlite") as Sqlite;
   } catch {
     return undefined; // Older Node: try the sqlite3 program.
   }
@@ -28,22 +31,46 @@ async function withNodeSqlite(path: string, query: string): Promise<unknown[] | 
   }
 }
 
-function withSqlite3(path: string, query: string): Promise<unknown[]> {
-  return new Promise((resolve, reject) => {
-    execFile("sqlite3", ["-readonly", "-json", path, query], { timeout: 5_000 }, (error, out) => {
-      if (error) reject(new Error(`sqlite3 could not read ${path}: ${error.message}`));
-      else resolve(out.trim() === "" ? [] : (JSON.parse(out) as unknown[]));
+function withSqlite3(path: string, query: string): unknown[] {
+  let out: string;
+  try {
+    out = execFileSync("sqlite3", ["-readonly", "-json", path, query], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 5_000,
     });
-  });
+  } catch (error) {
+    throw new Error(`sqlite3 could not read ${path}: ${(error as Error).message}`);
+  }
+  return out.trim() === "" ? [] : (JSON.parse(out) as unknown[]);
 }
 
-/** The rows `query` selects from the database at `path`; throws when it cannot be read. */
-export async function readSqliteRows(path: string, query: string): Promise<unknown[]> {
-  return (await withNodeSqlite(path, query)) ?? (await withSqlite3(path, query));
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * The `columns` of every row of `table` (rowid order) in the database at `path`; throws when
+ * it cannot be read. Integers beyond Number.MAX_SAFE_INTEGER come back as bigints from this
+ * package's reader (as rounded numbers from the fallbacks).
+ */
+export function readSqliteTableRows(
+  path: string,
+  table: string,
+  columns: readonly string[],
+): Record<string, unknown>[] {
+  try {
+    return readSqliteTable(path, table, columns);
+  } catch (error) {
+    if (!(error instanceof SqliteUnsupportedError)) throw error;
+    const query = `SELECT ${columns.map(quoted).join(", ")} FROM ${quoted(table)}`;
+    return (withNodeSqlite(path, query) ?? withSqlite3(path, query)) as Record<string, unknown>[];
+  }
 }
 
-/** What reads SQLite on this machine (`node:sqlite`, the sqlite3 program), or null for nothing. */
-export function sqliteReader(env: Record<string, string | undefined>): string | null {
+/**
+ * What reads a database this package's reader does not (UTF-16, WITHOUT ROWID):
+ * `node:sqlite`, the sqlite3 program, or null for nothing.
+ */
+export function sqliteFallback(env: Record<string, string | undefined>): string | null {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   if (major > 22 || (major === 22 && minor >= 13)) return "node:sqlite";
   try {
