@@ -140,9 +140,13 @@ async function interactiveCopilot(sessionId: string) {
         count("Operation cancelled by user") > cancelled ? true : undefined,
       );
     },
+    /** Ends the program as a closed terminal would, and waits until it has shut the session down. */
     async close() {
       child.kill("SIGTERM");
       await exited;
+      await waitFor("Copilot to shut the session down", () =>
+        transcriptOf(sessionId).some((e) => e.type === "session.shutdown") ? true : undefined,
+      );
     },
   };
 }
@@ -158,7 +162,10 @@ type TranscriptEvent = {
 function transcriptOf(sessionId: string): TranscriptEvent[] {
   const path = join(root, "copilot-home", "session-state", sessionId, "events.jsonl");
   if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
+  const text = readFileSync(path, "utf8");
+  // Only whole lines: Copilot may be writing the last one.
+  return text
+    .slice(0, text.lastIndexOf("\n") + 1)
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as TranscriptEvent);
