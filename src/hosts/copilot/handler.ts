@@ -1,9 +1,11 @@
+import type { Scope, Store, Todo } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
 import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
 import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { type CopilotEvent, CopilotInputError } from "./payload.js";
+import { copilotTranscriptPath } from "./session-state.js";
 import { readCopilotTodos } from "./todos.js";
 
 /** The host name in scope keys: `session/copilot.<session id>`. */
@@ -12,8 +14,9 @@ export const HOST = "copilot";
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
 export async function handleCopilotEvent(
   event: CopilotEvent,
-  options: Pick<HookContext, "store" | "preset" | "storeRoot"> & { projectDir?: string },
+  options: Pick<HookContext, "store" | "preset" | "storeRoot" | "env"> & { projectDir?: string },
 ): Promise<HookReply> {
+  if (event.kind === "subagent") return NO_REPLY; // answered before the store opens
   const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
   const runtime = new ContinuationRuntime({
     store: options.store,
@@ -23,8 +26,11 @@ export async function handleCopilotEvent(
   if (event.kind === "userPromptSubmitted") {
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.
     const ours = await isNotedNudge(options.storeRoot, HOST, event.sessionId, event.prompt);
+    // The user speaks to the list as it is now: a turn the user interrupted fired no agentStop,
+    // so what it wrote to the list was never read, and the baseline would be an older list.
+    const stderr = ours ? [] : await refreshTodos(event.sessionId, scope, runtime, options);
     await runtime.turnStarted(scope, { real: !ours });
-    return NO_REPLY;
+    return { stdout: "", stderr };
   }
   if (event.transcriptPath === null) {
     return {
@@ -32,10 +38,7 @@ export async function handleCopilotEvent(
       stderr: ["todo-continuation: agentStop without transcriptPath; no nudge"],
     };
   }
-  const todos = readCopilotTodos(event.transcriptPath);
-  const stored = await options.store.read(scope);
-  // A session that never had a list leaves nothing behind.
-  if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
+  await storeTodos(readCopilotTodos(event.transcriptPath), scope, runtime, options.store);
   let stdout = "";
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
@@ -46,4 +49,37 @@ export async function handleCopilotEvent(
     },
   });
   return { stdout, stderr: [`todo-continuation: ${describeIdle(result)}`] };
+}
+
+/** A session that never had a list leaves nothing behind. */
+async function storeTodos(
+  todos: Todo[],
+  scope: Scope,
+  runtime: ContinuationRuntime,
+  store: Store,
+): Promise<void> {
+  const stored = await store.read(scope);
+  if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
+}
+
+/** Stores the session's list as it is at a user's prompt; a list it cannot read keeps the stored one. */
+async function refreshTodos(
+  sessionId: string,
+  scope: Scope,
+  runtime: ContinuationRuntime,
+  options: Pick<HookContext, "store" | "env">,
+): Promise<string[]> {
+  const transcriptPath = copilotTranscriptPath(sessionId, options.env);
+  if (transcriptPath === null) return [];
+  let todos: Todo[];
+  try {
+    todos = readCopilotTodos(transcriptPath);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [
+      `todo-continuation: the list could not be read at the prompt, keeping the last one: ${message}`,
+    ];
+  }
+  await storeTodos(todos, scope, runtime, options.store);
+  return [];
 }

@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCopilotHook } from "./hook.js";
 import { parseCopilotInput } from "./payload.js";
+import { copilotTranscriptPath } from "./session-state.js";
 import { todosFromRows } from "./todos.js";
 
 /** Payloads exactly as Copilot CLI 1.0.102 sent them (docs/copilot.md). */
@@ -39,7 +40,8 @@ function world() {
           stderr += t;
         },
       },
-      env: { PATH: process.env.PATH },
+      // Copilot's own environment, which the hook inherits.
+      env: { PATH: process.env.PATH, COPILOT_HOME: join(root, "copilot-home") },
       cwd: root,
     });
     return { code, stdout, stderr };
@@ -65,7 +67,10 @@ function world() {
   sql(
     "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT)",
   );
-  return { stop, prompt, sql, run };
+  /** Files of the store that name `id` (a scope's state, log or notes). */
+  const storeFilesNaming = (id: string) =>
+    (readdirSync(store, { recursive: true }) as string[]).filter((f) => f.includes(id));
+  return { stop, prompt, sql, run, transcriptPath, storeFilesNaming };
 }
 
 const hasSqlite3 = (() => {
@@ -112,6 +117,55 @@ describe.skipIf(!hasSqlite3)("hook copilot", () => {
     expect(answers.indexOf("allow")).toBeLessThanOrEqual(8);
   });
 
+  it("takes the list as it is when the user speaks, though the interrupted turn fired no agentStop", async () => {
+    const w = world();
+    await w.prompt("Fix the importer.");
+    // The turn writes its list, then the user interrupts it: Copilot fires no agentStop.
+    w.sql(
+      "INSERT INTO todos (id, title, status) VALUES ('importer', 'Fixing the importer', 'pending')",
+    );
+    await w.prompt("Stop. Read the failing log first.");
+    const redirected = await w.stop();
+    expect(redirected.stdout).toBe("");
+    expect(redirected.stderr).toContain("stop allowed (list-unchanged-since-user)");
+    // Once the agent works its list again, an open item is nudged.
+    w.sql("UPDATE todos SET status = 'in_progress'");
+    expect(JSON.parse((await w.stop()).stdout)).toMatchObject({ decision: "block" });
+  });
+
+  it("never answers a subagent's prompt or stop, and keeps no state for it", async () => {
+    const w = world();
+    const agent = "af245d7c-8735-4fa8-9dc1-693d91797d4e";
+    const ids = { agentId: agent, agentType: "general-purpose", parentAgentId: SESSION };
+    await w.prompt("Split the work.");
+    // As measured: the subagent's events carry its own id as sessionId, the parent's transcript.
+    await w.run("userPromptSubmitted", {
+      sessionId: agent,
+      timestamp: 1,
+      cwd: "/p",
+      prompt: "Port the helpers",
+      ...ids,
+    });
+    w.sql(
+      "INSERT INTO todos (id, title, status) VALUES ('helpers', 'Porting the helpers', 'pending')",
+    );
+    const sub = await w.run("agentStop", {
+      sessionId: agent,
+      timestamp: 2,
+      cwd: "/p",
+      transcriptPath: w.transcriptPath,
+      stopReason: "end_turn",
+      stop_hook_active: false,
+      ...ids,
+    });
+    expect(sub.stdout).toBe("");
+    expect(sub.stderr).toContain("agentStop of a subagent (general-purpose); not nudged");
+    expect(w.storeFilesNaming(agent)).toEqual([]);
+    // The table is the session's: the parent's stop is decided on it, the subagent's row included.
+    const parent = JSON.parse((await w.stop()).stdout) as { reason: string };
+    expect(parent.reason).toContain("Porting the helpers");
+  });
+
   it("allows the stop of a session without a list, and on any bad input", async () => {
     const w = world();
     expect((await w.stop()).stdout).toBe("");
@@ -126,10 +180,21 @@ describe.skipIf(!hasSqlite3)("hook copilot", () => {
 });
 
 describe("Copilot payloads and rows", () => {
-  it("rejects a subagent's stop and reads the measured fields", () => {
-    expect(() =>
-      parseCopilotInput(JSON.stringify({ sessionId: "s", agentName: "explore" }), "agentStop"),
-    ).toThrow(/subagent/);
+  it("reads a subagent's events as a subagent's, and the measured fields", () => {
+    for (const event of ["agentStop", "userPromptSubmitted"] as const) {
+      expect(
+        parseCopilotInput(
+          JSON.stringify({
+            sessionId: "a",
+            prompt: "p",
+            agentId: "a",
+            agentType: "explore",
+            parentAgentId: "s",
+          }),
+          event,
+        ),
+      ).toEqual({ kind: "subagent", event, sessionId: "a", cwd: null, agentType: "explore" });
+    }
     expect(
       parseCopilotInput(
         JSON.stringify({
@@ -149,6 +214,16 @@ describe("Copilot payloads and rows", () => {
       stopReason: "end_turn",
       stopHookActive: true,
     });
+  });
+
+  it("finds a session's files under COPILOT_HOME, else ~/.copilot", () => {
+    expect(copilotTranscriptPath("s-1", { COPILOT_HOME: "/c", HOME: "/h" })).toBe(
+      "/c/session-state/s-1/events.jsonl",
+    );
+    expect(copilotTranscriptPath("s-1", { HOME: "/h" })).toBe(
+      "/h/.copilot/session-state/s-1/events.jsonl",
+    );
+    expect(copilotTranscriptPath("../s", { COPILOT_HOME: "/c" })).toBeNull();
   });
 
   it("maps Copilot's statuses and keeps a blocked item's reason", () => {

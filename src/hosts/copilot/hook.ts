@@ -24,7 +24,16 @@ export const COPILOT_HOOK: HookMainSpec<CopilotEvent> = {
   events: COPILOT_EVENTS,
   parse: (text, event) => parseCopilotInput(text, event as CopilotEventName),
   failure: (error) => hookFailure(error, "allowing the stop"),
-  storeless: () => null,
+  // A subagent's events touch no store: its stop is never blocked, its prompt starts no turn.
+  storeless: (event) =>
+    event.kind === "subagent"
+      ? {
+          stdout: "",
+          stderr: [
+            `todo-continuation: ${event.event} of a subagent (${event.agentType ?? "unknown type"}); not nudged`,
+          ],
+        }
+      : null,
   cwdOf: (event) => event.cwd,
   storeRoot: ({ dir, env, cwd }) => resolveStoreRoot(dir, { env, cwd }),
   projectDir: ({ cwd }) => cwd,

@@ -20,6 +20,18 @@ export type CopilotEvent =
       stopReason: string | null;
       /** A stop right after a block (ours or another hook's). */
       stopHookActive: boolean;
+    }
+  | {
+      /**
+       * Any event of a subagent (`task`): measured on 1.0.102, its
+       * `userPromptSubmitted` and `agentStop` come to the same hooks, with the
+       * agent's own id as `sessionId` plus `agentId`, `agentType`, `parentAgentId`.
+       */
+      kind: "subagent";
+      event: CopilotEventName;
+      sessionId: string;
+      cwd: string | null;
+      agentType: string | null;
     };
 
 export class CopilotInputError extends Error {}
@@ -32,12 +44,12 @@ export function parseCopilotInput(text: string, event: CopilotEventName): Copilo
   const raw = parseObject(text);
   const sessionId = requiredString(raw, "sessionId");
   const cwd = optionalString(raw, "cwd");
+  // Not the main agent: neither its prompt nor its stop is the session's (its list is the parent's).
+  if (raw.agentId !== undefined || raw.parentAgentId !== undefined || raw.agentName !== undefined) {
+    return { kind: "subagent", event, sessionId, cwd, agentType: optionalString(raw, "agentType") };
+  }
   if (event === "userPromptSubmitted") {
     return { kind: event, sessionId, cwd, prompt: requiredText(raw, "prompt") };
-  }
-  // Subagents have their own stop event; an agent id here means this is not the main agent.
-  if (raw.agentId !== undefined || raw.agentName !== undefined) {
-    throw new CopilotInputError("the agentStop payload names a subagent");
   }
   const active = raw.stop_hook_active === undefined ? "stopHookActive" : "stop_hook_active";
   return {

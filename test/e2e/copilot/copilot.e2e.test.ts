@@ -1,8 +1,17 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveScope } from "../../../src/core/scope/scope.js";
 import { installCopilot } from "../../../src/hosts/copilot/install.js";
@@ -13,10 +22,12 @@ import {
   type ChatRequest,
   messageText,
   type OpenAiServer,
+  type ScriptedReply,
   startOpenAiServer,
   textReply,
   toolCallReply,
 } from "../support/openai-server.js";
+import { waitFor } from "../support/wait-for.js";
 
 /** The real Copilot CLI, offline, against the scripted server; our hooks installed by our installer. */
 const COPILOT_VERSION = "1.0.102";
@@ -33,38 +44,153 @@ function promptOf(request: ChatRequest): string | null {
   return last?.role === "user" ? messageText(last) : null;
 }
 
-/** Runs `copilot -p` to the end without blocking this process (the model server lives here). */
+function copilotBin(): string {
+  return hostBin(ensureHost("@github/copilot", COPILOT_VERSION), "copilot");
+}
+
+function copilotEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: join(root, "home"),
+    COPILOT_HOME: join(root, "copilot-home"),
+    COPILOT_OFFLINE: "true",
+    COPILOT_PROVIDER_BASE_URL: model.baseURL,
+    COPILOT_PROVIDER_API_KEY: "test-key",
+    COPILOT_MODEL: "scripted-model",
+    COPILOT_AUTO_UPDATE: "false",
+    // Trusts the project folder, which is what loads its .github/hooks in prompt mode.
+    COPILOT_ALLOW_ALL: "true",
+    TODO_CONTINUATION_DIR: storeDir,
+  };
+}
+
+type CopilotRun = { code: number | null; signal: NodeJS.Signals | null; output: string };
+
+/**
+ * Runs `copilot -p` to the end without blocking this process (the model server lives here).
+ * It gets its own process group, signalled as a terminal would: the npm loader runs the
+ * native binary as a child, which a signal to the loader alone would leave running.
+ */
 function runCopilot(
   prompt: string,
   extra: string[] = [],
-): Promise<{ code: number | null; output: string }> {
-  const bin = hostBin(ensureHost("@github/copilot", COPILOT_VERSION), "copilot");
+  onStart: (signal: (name: NodeJS.Signals) => void) => void = () => {},
+): Promise<CopilotRun> {
   return new Promise((resolve) => {
-    const child = spawn(bin, ["-p", prompt, "--allow-all-tools", ...extra], {
+    const child = spawn(copilotBin(), ["-p", prompt, "--allow-all-tools", ...extra], {
       cwd: project,
       stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: join(root, "home"),
-        COPILOT_HOME: join(root, "copilot-home"),
-        COPILOT_OFFLINE: "true",
-        COPILOT_PROVIDER_BASE_URL: model.baseURL,
-        COPILOT_PROVIDER_API_KEY: "test-key",
-        COPILOT_MODEL: "scripted-model",
-        COPILOT_AUTO_UPDATE: "false",
-        // Trusts the project folder, which is what loads its .github/hooks in prompt mode.
-        COPILOT_ALLOW_ALL: "true",
-        TODO_CONTINUATION_DIR: storeDir,
-      },
+      env: copilotEnv(),
+      detached: true,
     });
+    const signal = (name: NodeJS.Signals) => {
+      if (child.pid !== undefined) process.kill(-child.pid, name);
+    };
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => child.kill("SIGTERM"), 240_000);
-    child.on("exit", (code) => {
+    const timer = setTimeout(() => signal("SIGTERM"), 240_000);
+    child.on("exit", (code, signalName) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, signal: signalName, output });
     });
+    onStart(signal);
+  });
+}
+
+/**
+ * Copilot's interactive mode in a pseudo-terminal (`script` from util-linux), typed
+ * into as a user would: each step waits for what the screen shows, never for a time.
+ */
+async function interactiveCopilot(sessionId: string) {
+  const command = `stty cols 120 rows 40; exec '${copilotBin()}' --allow-all-tools --session-id ${sessionId}`;
+  const child = spawn("script", ["-qfc", command, "/dev/null"], {
+    cwd: project,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...copilotEnv(), TERM: "xterm-256color" },
+  });
+  let raw = "";
+  child.stdout.on("data", (d) => (raw += d));
+  child.stderr.on("data", (d) => (raw += d));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const screen = (from = 0) => stripVTControlCharacters(raw.slice(from));
+  const shows = (what: string, from: number) =>
+    waitFor(`the screen to show ${JSON.stringify(what)}`, () =>
+      screen(from).includes(what) ? true : undefined,
+    );
+  const count = (what: string) => screen().split(what).length - 1;
+  // The model's catalog warning is printed once the session is up and takes input.
+  await shows("for configuration details", 0);
+  return {
+    /** Types a prompt and sends it once the input line shows it. */
+    async say(text: string) {
+      const from = raw.length;
+      child.stdin.write(text);
+      await shows(text, from);
+      child.stdin.write("\r");
+    },
+    /** Esc, then Esc again while Copilot offers it: how a user interrupts a running turn. */
+    async interrupt() {
+      const cancelled = count("Operation cancelled by user");
+      const from = raw.length;
+      child.stdin.write("\x1b");
+      await shows("again to interrupt", from);
+      child.stdin.write("\x1b");
+      await waitFor("Copilot to cancel the turn", () =>
+        count("Operation cancelled by user") > cancelled ? true : undefined,
+      );
+    },
+    /** Ends the program as a closed terminal would, and waits until it has shut the session down. */
+    async close() {
+      child.kill("SIGTERM");
+      await exited;
+      await waitFor("Copilot to shut the session down", () =>
+        transcriptOf(sessionId).some((e) => e.type === "session.shutdown") ? true : undefined,
+      );
+    },
+  };
+}
+
+type TranscriptEvent = {
+  type: string;
+  /** Set on what a subagent did. */
+  agentId?: string;
+  data?: { reason?: string; hookType?: string; output?: unknown };
+};
+
+/** Copilot's own record of a session (`events.jsonl`, the `transcriptPath` of its hooks). */
+function transcriptOf(sessionId: string): TranscriptEvent[] {
+  const path = join(root, "copilot-home", "session-state", sessionId, "events.jsonl");
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, "utf8");
+  // Only whole lines: Copilot may be writing the last one.
+  return text
+    .slice(0, text.lastIndexOf("\n") + 1)
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as TranscriptEvent);
+}
+
+/** What Copilot recorded of aborts and of the agentStop hooks it ran. */
+function abortsAndStops(sessionId: string): { aborts: string[]; agentStops: number } {
+  const events = transcriptOf(sessionId);
+  return {
+    aborts: events.filter((e) => e.type === "abort").map((e) => e.data?.reason ?? "?"),
+    agentStops: events.filter((e) => e.type === "hook.start" && e.data?.hookType === "agentStop")
+      .length,
+  };
+}
+
+/** Every file of the store, by path. */
+function storeFiles(): string[] {
+  return existsSync(storeDir) ? readdirSync(storeDir, { recursive: true }).map(String) : [];
+}
+
+/** The decisions of `sessionId` once there are `count` of them. */
+function decisionsReach(sessionId: string, count: number): Promise<string[]> {
+  return waitFor(`${count} decisions`, async () => {
+    const log = await decisionsOf(sessionId);
+    return log.length >= count ? log : undefined;
   });
 }
 
@@ -194,6 +320,173 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
     expect(run.code, run.output).toBe(0);
     expect((await decisionsOf(session)).at(-1)).toBe("skip:list-unchanged-since-user");
     expect(model.chatRequests({ scripted: true })).toHaveLength(1);
+  });
+
+  it("never answers a user's interrupt (Esc Esc) with a block, and after it waits for the list to move", async () => {
+    model.clearRequests();
+    const session = randomUUID();
+    const stall = (text: string): ScriptedReply => ({ text, stall: true });
+    model.script([
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('importer', 'Fixing the importer', 'pending'), ('exporter', 'Fixing the exporter', 'pending')",
+      ),
+      textReply("Stopping here."),
+      // The answer to the nudge: it moves the list, then the user interrupts it mid-answer.
+      sql("UPDATE todos SET status = 'in_progress' WHERE id = 'importer'"),
+      stall("Working on the importer"),
+      textReply("The log shows a bad header."),
+      // A user's turn that moves the list, interrupted too.
+      sql("UPDATE todos SET status = 'in_progress' WHERE id = 'exporter'"),
+      stall("Working on the exporter"),
+      textReply("Both are still open."),
+      // The agent works its list again: now an open item is nudged.
+      sql("UPDATE todos SET status = 'done' WHERE id = 'importer'"),
+      textReply("The importer is fixed."),
+      sql("UPDATE todos SET status = 'done' WHERE id = 'exporter'"),
+      textReply("Both are fixed."),
+    ]);
+    const copilot = await interactiveCopilot(session);
+    try {
+      await copilot.say("Fix the importer and the exporter.");
+      const stalled = (await model.waitForChatRequests(4, { scripted: true }))[3]!;
+      expect(stalled.reply.stall).toBe(true);
+      await copilot.interrupt();
+      await waitFor("the model request to be aborted", () => stalled.abandonedAt);
+      expect(await decisionsOf(session)).toEqual(["inject"]);
+
+      await copilot.say("Stop. Read the failing log first.");
+      expect(await decisionsReach(session, 2)).toEqual([
+        "inject",
+        "skip:list-unchanged-since-user",
+      ]);
+
+      await copilot.say("Now the exporter.");
+      const again = (await model.waitForChatRequests(7, { scripted: true }))[6]!;
+      expect(again.reply.stall).toBe(true);
+      await copilot.interrupt();
+      await waitFor("the model request to be aborted", () => again.abandonedAt);
+
+      await copilot.say("What is left?");
+      expect((await decisionsReach(session, 3)).at(-1)).toBe("skip:list-unchanged-since-user");
+
+      await copilot.say("Carry on.");
+      expect(await decisionsReach(session, 5)).toEqual([
+        "inject",
+        "skip:list-unchanged-since-user",
+        "skip:list-unchanged-since-user",
+        "inject",
+        "skip:no-incomplete-todos",
+      ]);
+    } finally {
+      await copilot.close();
+    }
+    // Copilot's own record: two user aborts, and an agentStop only for each decision we logged.
+    expect(abortsAndStops(session)).toEqual({
+      aborts: ["user_abort", "user_abort"],
+      agentStops: 5,
+    });
+    // Two nudges reached the model, none after an interrupt.
+    const nudged = model
+      .chatRequests({ scripted: true })
+      .map((r, i) => ({ i, prompt: promptOf(r) }))
+      .filter((r) => r.prompt?.includes("[exporter] Fixing the exporter"));
+    expect(nudged.map((r) => r.i)).toEqual([2, 10]);
+    expect(model.pending()).toBe(0);
+  });
+
+  it("prompt mode: Ctrl-C ends the run with no agentStop, and the resumed prompt waits for the list", async () => {
+    model.clearRequests();
+    const session = randomUUID();
+    model.script([
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('importer', 'Fixing the importer', 'pending')",
+      ),
+      { text: "Working on", stall: true },
+      textReply("The log shows a bad header."),
+    ]);
+    const run = await runCopilot("Fix the importer.", ["--session-id", session], (signal) => {
+      void model.waitForChatRequests(2, { scripted: true }).then(() => signal("SIGINT"));
+    });
+    // Copilot dies of the signal at once: no hook runs, so nothing can block.
+    expect(run.signal, run.output).toBe("SIGINT");
+    await waitFor("the model request to be aborted", () => model.chatRequests()[1]?.abandonedAt);
+    // The native program outlives the loader by a moment: its shutdown is the end of the run.
+    await waitFor("Copilot to shut the session down", () =>
+      transcriptOf(session).some((e) => e.type === "session.shutdown") ? true : undefined,
+    );
+    // The reason is `user_initiated` or `user_abort`, as the signal meets the turn.
+    const { aborts, agentStops } = abortsAndStops(session);
+    expect(aborts).toHaveLength(1);
+    expect(aborts[0]).toMatch(/^user_/);
+    expect(agentStops).toBe(0);
+    expect(await decisionsOf(session)).toEqual([]);
+    const resumed = await runCopilot("Stop. Read the failing log first.", ["--resume", session]);
+    expect(resumed.code, resumed.output).toBe(0);
+    expect(await decisionsOf(session)).toEqual(["skip:list-unchanged-since-user"]);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(3);
+  });
+
+  it("never blocks a subagent's stop, and decides the parent's on the session's list", async () => {
+    model.clearRequests();
+    const session = randomUUID();
+    const parent = [
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('review', 'Reviewing the split', 'pending')",
+      ),
+      toolCallReply("task", {
+        name: "helpers",
+        description: "Port the helpers",
+        prompt: "Port the helpers.",
+        agent_type: "general-purpose",
+        mode: "sync",
+      }),
+      textReply("Delegated the helpers."),
+      sql("UPDATE todos SET status = 'done'"),
+      textReply("Everything is done."),
+    ];
+    const subagent = [
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('helpers', 'Porting the helpers', 'pending')",
+      ),
+      textReply("Helpers left for later."),
+    ];
+    // The subagent's requests are told apart by their system prompt.
+    const isSubagent = (r: ChatRequest) =>
+      messageText(r.body.messages[0]).startsWith("As a sub-agent");
+    let p = 0;
+    let a = 0;
+    model.script(
+      (r) =>
+        (isSubagent(r) ? subagent[a++] : parent[p++]) ?? textReply("I have nothing more to add."),
+    );
+    const before = new Set(storeFiles());
+    const run = await runCopilot("Split the work.", ["--session-id", session]);
+    expect(run.code, run.output).toBe(0);
+    const requests = model.chatRequests({ scripted: true });
+    // The subagent stopped with an open item in the session's table and got no nudge.
+    expect(requests.filter(isSubagent)).toHaveLength(2);
+    // Copilot ran our agentStop hook for the subagent too (its record names the agent):
+    // we answered nothing. (1.0.102 would not act on a block there; the parent's it does.)
+    const answers = transcriptOf(session)
+      .filter((e) => e.type === "hook.end" && e.data?.hookType === "agentStop")
+      .map((e) => ({ subagent: e.agentId !== undefined, block: e.data?.output !== undefined }));
+    expect(answers).toEqual([
+      { subagent: true, block: false },
+      { subagent: false, block: true },
+      { subagent: false, block: false },
+    ]);
+    // The parent's stop is decided on the session's one table: the subagent's row included.
+    expect(await decisionsOf(session)).toEqual(["inject", "skip:no-incomplete-todos"]);
+    const nudge = requests.filter((r) => !isSubagent(r)).map(promptOf)[3];
+    expect(nudge).toContain("Reviewing the split");
+    expect(nudge).toContain("Porting the helpers");
+    expect(requests).toHaveLength(7);
+    // Nothing of ours was kept for the subagent, whose events carry its own id as sessionId.
+    const added = storeFiles().filter((f) => !before.has(f));
+    expect(added.some((f) => f.includes(session))).toBe(true);
+    expect(added.filter((f) => !f.includes(session) && /[0-9a-f]{8}-[0-9a-f]{4}-/.test(f))).toEqual(
+      [],
+    );
   });
 
   it("never blocks on a state it cannot read, and keeps the broken bytes", async () => {

@@ -8,6 +8,7 @@ import {
   textReply,
   toolCallReply,
 } from "./openai-server.js";
+import { waitFor } from "./wait-for.js";
 
 let server: OpenAiServer | undefined;
 
@@ -191,15 +192,19 @@ describe("scripted OpenAI-compatible server", () => {
   });
 
   it("keeps a stalled stream open until the client aborts", async () => {
-    server = await startOpenAiServer();
+    const stalled = await startOpenAiServer();
+    server = stalled;
     server.script([{ text: "partial", stall: true }]);
     const controller = new AbortController();
     const response = await chat(server.baseURL, { ...user("x"), stream: true }, controller.signal);
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain('"role":"assistant"');
+    expect(stalled.chatRequests()[0]?.abandonedAt).toBeUndefined();
     controller.abort();
     await expect(reader.read()).rejects.toThrow();
+    // The server notes the abort: a host's cancel can be waited on, not slept on.
+    await waitFor("the abort to reach the server", () => stalled.chatRequests()[0]?.abandonedAt);
   });
 
   it("lists models, records every request and rejects malformed chat bodies", async () => {

@@ -21,7 +21,7 @@
  * await server.close();
  * ```
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 // ---------------------------------------------------------------------------
@@ -110,6 +110,8 @@ export interface ChatRequest extends RecordedRequest {
   reply: ScriptedReply;
   /** Wall-clock time (ms) the reply's last byte was handed to the client; unset while it streams. */
   finishedAt?: number;
+  /** Wall-clock time (ms) the client went away from a `stall` reply (it aborted the request). */
+  abandonedAt?: number;
 }
 
 /**
@@ -256,11 +258,15 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     return { reply: script[index] ?? fallback, scripted: true };
   };
 
-  const handleChat = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    recorded: RecordedRequest,
-  ) => {
+  const holdOpen = (request: ChatRequest, res: ServerResponse) => {
+    open.add(res);
+    res.on("close", () => {
+      // Still held when it closed: the client went away (close() forgets them first).
+      if (open.delete(res)) request.abandonedAt = Date.now();
+    });
+  };
+
+  const handleChat = async (res: ServerResponse, recorded: RecordedRequest) => {
     const body = recorded.body;
     if (!isChatBody(body)) {
       sendJson(res, 400, {
@@ -316,8 +322,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
 
     if (body.stream !== true) {
       if (reply.stall) {
-        open.add(res);
-        req.on("close", () => open.delete(res));
+        holdOpen(request, res);
         return;
       }
       sendJson(res, 200, {
@@ -364,8 +369,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       chunk({ content: text.slice(i, i + chunkSize) });
     }
     if (reply.stall) {
-      open.add(res);
-      req.on("close", () => open.delete(res));
+      holdOpen(request, res);
       return;
     }
     toolCalls.forEach((call, index) => {
@@ -402,7 +406,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       requests.push(recorded);
       const route = path.replace(/\/+$/, "");
       if (req.method === "POST" && route.endsWith("/chat/completions")) {
-        void handleChat(req, res, recorded);
+        void handleChat(res, recorded);
       } else if (req.method === "GET" && route.endsWith("/models")) {
         sendJson(res, 200, {
           object: "list",
@@ -487,8 +491,9 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       chats.length = 0;
     },
     async close() {
-      for (const res of open) res.destroy();
+      const held = [...open];
       open.clear();
+      for (const res of held) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
