@@ -1,4 +1,3 @@
-import { resolvePreset } from "../../core/engine/presets.js";
 import type {
   ContinuationState,
   Limits,
@@ -9,6 +8,7 @@ import type {
 } from "../../core/types.js";
 import { ContinuationRuntime, type TurnEnd } from "../../runtime/runtime.js";
 import {
+  cappedNudges,
   type HookProject,
   mergedSettings,
   noticeAfter,
@@ -99,16 +99,6 @@ export { blockDecision };
 const sessionScope = (sessionId: string, host: string): Scope =>
   sessionScopeOf(host, sessionId, HookInputError);
 
-/** The settings with at most `max` nudges per episode (the preset's or the limits' own, if lower). */
-function capped(
-  settings: { preset?: PresetName; limits?: Partial<Limits> },
-  max: number | null,
-): { preset?: PresetName; limits?: Partial<Limits> } {
-  if (max === null) return settings;
-  const own = settings.limits?.maxAutoTurns ?? resolvePreset(settings.preset).limits.maxAutoTurns;
-  return { ...settings, limits: { ...settings.limits, maxAutoTurns: Math.min(own, max) } };
-}
-
 /**
  * Whether the turn that just ended was started by our own block: the previous
  * turn's outcome is the one our last nudge answered, and no prompt of the
@@ -191,7 +181,7 @@ class HookContext {
     const o = this.#options;
     return new ContinuationRuntime({
       store: o.store,
-      ...capped(mergedSettings(o, project), o.protocol?.maxNudges ?? null),
+      ...cappedNudges(mergedSettings(o, project), o.protocol?.maxNudges ?? null),
       ...(project?.verify !== undefined ? { verify: project.verify } : {}),
       ...(project?.notify !== undefined ? { notify: project.notify } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),

@@ -3,6 +3,13 @@ import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
 import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
+import {
+  cappedNudges,
+  type HookProject,
+  mergedSettings,
+  noticeAfter,
+  prepareVerifyCache,
+} from "../hook-kit/project.js";
 import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
 import { type CopilotEvent, CopilotInputError } from "./payload.js";
 import { copilotTranscriptPath } from "./session-state.js";
@@ -11,18 +18,42 @@ import { readCopilotTodos } from "./todos.js";
 /** The host name in scope keys: `session/copilot.<session id>`. */
 export const HOST = "copilot";
 
+/**
+ * Copilot ends a turn itself after 8 consecutive blocked `agentStop`s (measured on 1.0.102; a
+ * user's prompt resets it): an episode nudges at most that many times, so our budget ends it and
+ * the log says so.
+ */
+export const COPILOT_BLOCK_CAP = 8;
+
+/** How the nudge tells the model to close an item: Copilot keeps its list in a table, not a tool. */
+export const COPILOT_CLOSE_INSTRUCTION =
+  "When an item is done and verified, set its status to 'done' in the session's todos table with the sql tool (UPDATE todos SET status = 'done' WHERE id = '<id>'); an item that cannot be done is set to 'blocked', with the reason in its description.";
+
+type CopilotOptions = Pick<HookContext, "store" | "preset" | "storeRoot" | "env"> & {
+  projectDir?: string;
+  /** The project's config (the hook command's `--preset` and `--mode` folded in); read at a stop. */
+  project?: () => HookProject;
+};
+
+function runtimeFor(options: CopilotOptions, project: HookProject | null): ContinuationRuntime {
+  return new ContinuationRuntime({
+    store: options.store,
+    closeInstruction: COPILOT_CLOSE_INSTRUCTION,
+    ...cappedNudges(mergedSettings({ preset: options.preset }, project), COPILOT_BLOCK_CAP),
+    ...(project?.verify !== undefined ? { verify: project.verify } : {}),
+    ...(project?.notify !== undefined ? { notify: project.notify } : {}),
+    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+  });
+}
+
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
 export async function handleCopilotEvent(
   event: CopilotEvent,
-  options: Pick<HookContext, "store" | "preset" | "storeRoot" | "env"> & { projectDir?: string },
+  options: CopilotOptions,
 ): Promise<HookReply> {
   if (event.kind === "subagent") return NO_REPLY; // answered before the store opens
   const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
-  const runtime = new ContinuationRuntime({
-    store: options.store,
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
-  });
+  let runtime = runtimeFor(options, null);
   if (event.kind === "userPromptSubmitted") {
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.
     const ours = await isNotedNudge(options.storeRoot, HOST, event.sessionId, event.prompt);
@@ -39,6 +70,18 @@ export async function handleCopilotEvent(
     };
   }
   await storeTodos(readCopilotTodos(event.transcriptPath), scope, runtime, options.store);
+  const project = options.project?.() ?? null;
+  if (project?.problem != null) {
+    // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
+    await runtime.turnEnded(scope, { stopReason: "stop" });
+    await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
+    return {
+      stdout: "",
+      stderr: [`todo-continuation: stop allowed (config-invalid): ${project.problem}`],
+    };
+  }
+  runtime = runtimeFor(options, project);
+  if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
   let stdout = "";
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
@@ -48,7 +91,11 @@ export async function handleCopilotEvent(
       stdout = blockDecision(nudge.text);
     },
   });
-  return { stdout, stderr: [`todo-continuation: ${describeIdle(result)}`] };
+  const notice = noticeAfter(project, result);
+  return {
+    stdout,
+    stderr: [`todo-continuation: ${describeIdle(result)}`, ...(notice === null ? [] : [notice])],
+  };
 }
 
 /** A session that never had a list leaves nothing behind. */

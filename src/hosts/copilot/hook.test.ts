@@ -17,7 +17,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function world() {
+function world(flags: string[] = []) {
   const root = mkdtempSync(join(tmpdir(), "tc-copilot-hook-"));
   dirs.push(root);
   const sessionDir = join(root, "copilot-home", "session-state", SESSION);
@@ -28,7 +28,7 @@ function world() {
   const run = async (event: string, payload: object) => {
     let stdout = "";
     let stderr = "";
-    const code = await runCopilotHook(["--event", event, "--dir", store], {
+    const code = await runCopilotHook(["--event", event, "--dir", store, ...flags], {
       stdin: Readable.from([JSON.stringify(payload)]),
       stdout: {
         write: (t: string) => {
@@ -70,7 +70,13 @@ function world() {
   /** Files of the store that name `id` (a scope's state, log or notes). */
   const storeFilesNaming = (id: string) =>
     (readdirSync(store, { recursive: true }) as string[]).filter((f) => f.includes(id));
-  return { stop, prompt, sql, run, transcriptPath, storeFilesNaming };
+  /** The project's config file, where the hook looks for it (the session's folder). */
+  const config = (value: object | string) =>
+    writeFileSync(
+      join(root, "todo-continuation.config.json"),
+      typeof value === "string" ? value : JSON.stringify(value),
+    );
+  return { stop, prompt, sql, run, transcriptPath, storeFilesNaming, config };
 }
 
 const hasSqlite3 = (() => {
@@ -83,6 +89,60 @@ const hasSqlite3 = (() => {
 })();
 
 describe.skipIf(!hasSqlite3)("hook copilot", () => {
+  it("tells the model to close items in its todos table, and nudges at most Copilot's 8 times", async () => {
+    const w = world();
+    w.config({ limits: { maxAutoTurns: 20 } });
+    await w.prompt("Build the parser.");
+    w.sql("INSERT INTO todos (id, title, status) VALUES ('write-parser', 'Writing', 'pending')");
+    const { reason } = JSON.parse((await w.stop()).stdout) as { reason: string };
+    expect(reason).toContain("with the sql tool");
+    expect(reason).toContain("[write-parser]");
+    expect(reason).not.toContain("todo_update");
+    await w.prompt(reason);
+    // An item done and a new one each time: only the budget ends the episode, the file's 20
+    // capped at 8.
+    const answers: string[] = [];
+    for (let i = 2; i <= 10; i++) {
+      w.sql(
+        `UPDATE todos SET status = 'done'; INSERT INTO todos (id, title, status) VALUES ('step-${i}', 'Step ${i}', 'pending')`,
+      );
+      const { stdout, stderr } = await w.stop(true);
+      if (stdout === "") {
+        answers.push(stderr);
+        break;
+      }
+      const next = JSON.parse(stdout) as { reason: string };
+      expect(next.reason).toContain(`Automatic nudge ${i} of 8.`);
+      await w.prompt(next.reason);
+    }
+    expect(answers).toEqual([expect.stringContaining("max-auto-turns")]);
+  });
+
+  it("follows the project's config file: advise mode, an invalid file, and --mode", async () => {
+    const advised = world();
+    advised.config({ mode: "advise" });
+    await advised.prompt("Build the parser.");
+    advised.sql("INSERT INTO todos (id, title, status) VALUES ('a', 'A', 'pending')");
+    const quiet = await advised.stop();
+    expect(quiet.stdout).toBe("");
+    expect(quiet.stderr).toContain("advise mode: would nudge");
+
+    const broken = world();
+    broken.config({ limits: { maxAutoTurns: "many" } });
+    await broken.prompt("Build the parser.");
+    broken.sql("INSERT INTO todos (id, title, status) VALUES ('a', 'A', 'pending')");
+    const refused = await broken.stop();
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain("stop allowed (config-invalid)");
+
+    const flagged = world(["--mode", "advise"]);
+    await flagged.prompt("Build the parser.");
+    flagged.sql("INSERT INTO todos (id, title, status) VALUES ('a', 'A', 'pending')");
+    const held = await flagged.stop();
+    expect(held.stdout).toBe("");
+    expect(held.stderr).toContain("advise mode: would nudge");
+  });
+
   it("blocks a stop while the todos table has open items, and allows it once all are done", async () => {
     const w = world();
     await w.prompt("Build the parser.");

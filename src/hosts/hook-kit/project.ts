@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { projectSettings } from "../../config/project.js";
 import type { PartialPrice } from "../../core/cost/price.js";
+import { resolvePreset } from "../../core/engine/presets.js";
 import type { ContinuationMode, Limits, PresetName, SkipReason } from "../../core/types.js";
 import { notifyLogPath } from "../../notify/log.js";
 import { createNotifier, type Notifier } from "../../notify/notifier.js";
@@ -152,6 +153,20 @@ export function mergedSettings(
     ...(project?.mode !== undefined ? { mode: project.mode } : {}),
     ...(project?.prices !== undefined ? { prices: project.prices } : {}),
   };
+}
+
+/**
+ * The settings with at most `max` nudges per episode (the preset's or the limits' own, if lower):
+ * for a host that ends a turn itself after so many blocked stops, so that our budget, not the
+ * host, ends the episode (and says so).
+ */
+export function cappedNudges<S extends { preset?: PresetName; limits?: Partial<Limits> }>(
+  settings: S,
+  max: number | null,
+): S {
+  if (max === null) return settings;
+  const own = settings.limits?.maxAutoTurns ?? resolvePreset(settings.preset).limits.maxAutoTurns;
+  return { ...settings, limits: { ...settings.limits, maxAutoTurns: Math.min(own, max) } };
 }
 
 /** The reasons after which the check would have run: a trust notice is worth a line then. */
