@@ -30,22 +30,30 @@ function bareNode(): number {
 }
 
 /**
- * A Copilot CLI session as the hook reads it: its folder under `$COPILOT_HOME/session-state`,
+ * Copilot CLI sessions as the hook reads them: each a folder under `$COPILOT_HOME/session-state`,
  * an events file, and the `todos` table of its `session.db` holding one open item (written with
- * the `sqlite3` program, as the model's `sql` tool would).
+ * the `sqlite3` program, as the model's `sql` tool would). One session per call: the hook nudges
+ * an episode at most 8 times (Copilot's own cap), so each call is a session's first stop, as the
+ * Qwen Code rows are.
  */
-function copilotWorld(dir: string): { id: string; transcript: string; env: NodeJS.ProcessEnv } {
-  const id = "fd351624-7b6a-4467-b286-27a544f4a2d4";
+function copilotWorld(
+  dir: string,
+  sessions: number,
+): { sessions: { id: string; transcript: string }[]; env: NodeJS.ProcessEnv } {
   const home = join(dir, "copilot-home");
-  const session = join(home, "session-state", id);
-  mkdirSync(session, { recursive: true });
-  const transcript = join(session, "events.jsonl");
-  writeFileSync(transcript, "");
-  execFileSync("sqlite3", [
-    join(session, "session.db"),
-    "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT); INSERT INTO todos VALUES ('a', 'a', '', 'pending', '', '');",
-  ]);
-  return { id, transcript, env: benchNodeEnv({ COPILOT_HOME: home }) };
+  const made = Array.from({ length: sessions }, (_, i) => {
+    const id = `fd351624-7b6a-4467-b286-${i.toString().padStart(12, "0")}`;
+    const session = join(home, "session-state", id);
+    mkdirSync(session, { recursive: true });
+    const transcript = join(session, "events.jsonl");
+    writeFileSync(transcript, "");
+    execFileSync("sqlite3", [
+      join(session, "session.db"),
+      "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT); INSERT INTO todos VALUES ('a', 'a', '', 'pending', '', '');",
+    ]);
+    return { id, transcript };
+  });
+  return { sessions: made, env: benchNodeEnv({ COPILOT_HOME: home }) };
 }
 
 export function benchHookLatency(calls: number): {
@@ -65,7 +73,7 @@ export function benchHookLatency(calls: number): {
     const gemini = [main, "hook", "gemini", "--dir", join(dir, "gemini")];
     const qwen = [main, "hook", "qwen", "--dir", join(dir, "qwen")];
     const copilot = [main, "hook", "copilot", "--dir", join(dir, "copilot")];
-    const copilotSession = copilotWorld(dir);
+    const copilotSessions = copilotWorld(dir, calls);
     const geminiEnv = benchNodeEnv({ TODO_CONTINUATION_GEMINI_CHILDREN: join(dir, "children") });
     const base = { session_id: "bench-1", cwd: dir, transcript_path: join(dir, "none.jsonl") };
     const plan = {
@@ -143,14 +151,15 @@ export function benchHookLatency(calls: number): {
         last_assistant_message: "Stopping here.",
         stop_hook_active: false,
       });
-    const copilotStop = JSON.stringify({
-      sessionId: copilotSession.id,
-      timestamp: Date.now(),
-      cwd: dir,
-      transcriptPath: copilotSession.transcript,
-      stopReason: "end_turn",
-      stop_hook_active: false,
-    });
+    const copilotStop = (i: number) =>
+      JSON.stringify({
+        sessionId: copilotSessions.sessions[i]?.id,
+        timestamp: Date.now(),
+        cwd: dir,
+        transcriptPath: copilotSessions.sessions[i]?.transcript,
+        stopReason: "end_turn",
+        stop_hook_active: false,
+      });
     const out = {
       codex: [] as number[],
       gemini: [] as number[],
@@ -169,8 +178,8 @@ export function benchHookLatency(calls: number): {
       out.copilot.push(
         run(
           [...copilot, "--preset", "parley", "--event", "agentStop"],
-          copilotStop,
-          copilotSession.env,
+          copilotStop(i),
+          copilotSessions.env,
         ),
       );
     }
