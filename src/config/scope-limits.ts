@@ -112,24 +112,36 @@ export class ScopeLimitsResolver {
     this.#options = options;
   }
 
-  /** The limits for a scope, by the folder its state recorded. */
-  forState(state: Pick<ContinuationState, "projectDir">): ScopeLimits {
-    return this.forProject(state.projectDir);
+  /**
+   * The limits for a scope, by the folder and the preset option its state recorded: the preset
+   * its host was told to use wins over the project file's, as it did in the host, unless this
+   * reader was given a `--preset` of its own.
+   */
+  forState(state: Pick<ContinuationState, "projectDir" | "presetOption">): ScopeLimits {
+    return this.forProject(state.projectDir, state.presetOption);
   }
 
-  forProject(projectDir: string | null | undefined): ScopeLimits {
+  forProject(projectDir: string | null | undefined, presetOption?: PresetName): ScopeLimits {
+    const own = this.#options.presetFlag;
+    const recorded = own === undefined ? presetOption : undefined;
+    const options: ScopeLimitsResolverOptions =
+      recorded === undefined
+        ? this.#options
+        : { ...this.#options, presetFlag: recorded, fallback: undefined };
     if (projectDir == null || projectDir === "") {
+      if (recorded !== undefined) return ownLimits(options, null);
       this.#own ??= ownLimits(this.#options, null);
       return this.#own;
     }
     const { maxAgeMs, now = Date.now } = this.#options;
     const at = maxAgeMs === undefined ? 0 : now();
-    const found = this.#byFolder.get(projectDir);
+    const key = `${recorded ?? ""}\0${projectDir}`;
+    const found = this.#byFolder.get(key);
     if (found !== undefined && (maxAgeMs === undefined || at - found.at < maxAgeMs)) {
       return found.limits;
     }
-    const limits = resolveScopeLimits(projectDir, this.#options);
-    this.#byFolder.set(projectDir, { limits, at });
+    const limits = resolveScopeLimits(projectDir, options);
+    this.#byFolder.set(key, { limits, at });
     return limits;
   }
 }

@@ -270,6 +270,11 @@ export interface ContinuationState {
   notified?: NotifiedMemory | null;
   /** The project folder the scope's sessions work in, as its host last said. Absent: unknown. */
   projectDir?: string;
+  /**
+   * The preset its host was told to use (a hook command's `--preset`), as it last said: it wins
+   * over the project file's preset there, so readers judge the scope by it too. Absent: none given.
+   */
+  presetOption?: PresetName;
 }
 
 /** Notification events recorded as sent, per episode (see `core/notify`). */

@@ -108,6 +108,12 @@ export interface RuntimeOptions {
    * state (for the dashboard and `show`) when it differs. Absent: none recorded.
    */
   projectDir?: string;
+  /**
+   * The preset the host was told to use (a hook command's `--preset`), recorded in the scope's
+   * state so that readers (`why`, `show`, the dashboard) judge the scope by it as the host does.
+   * Absent: none recorded (readers use the project file's preset, else the defaults).
+   */
+  presetOption?: PresetName;
 }
 
 /** Where the runtime hands notifications (see `createNotifier` in `notify/notifier.ts`). */
@@ -229,6 +235,7 @@ export class ContinuationRuntime {
   #prices: PriceTable;
   #notify: RuntimeNotify | null;
   #projectDir: string | undefined;
+  #presetOption: PresetName | undefined;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -244,12 +251,25 @@ export class ContinuationRuntime {
     this.#prices = priceTable(options.prices);
     this.#notify = options.notify ?? null;
     this.#projectDir = parseProjectDir(options.projectDir);
+    this.#presetOption =
+      options.presetOption === undefined ? undefined : resolvePreset(options.presetOption).name;
   }
 
-  /** The state with this host's project folder in it; the same object when it is already there. */
+  /**
+   * The state with this host's project folder and preset option in it; the same object when they
+   * are already there.
+   */
   #withProject(state: ContinuationState): ContinuationState {
     const dir = this.#projectDir;
-    return dir === undefined || state.projectDir === dir ? state : { ...state, projectDir: dir };
+    const preset = this.#presetOption;
+    const dirKnown = dir === undefined || state.projectDir === dir;
+    const presetKnown = preset === undefined || state.presetOption === preset;
+    if (dirKnown && presetKnown) return state;
+    return {
+      ...state,
+      ...(dirKnown ? {} : { projectDir: dir }),
+      ...(presetKnown ? {} : { presetOption: preset }),
+    };
   }
 
   /** What a turn costs by this runtime's prices: USD, or null when its model has no price. */

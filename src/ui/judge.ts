@@ -29,8 +29,8 @@ export interface ScopeJudgeOptions extends Omit<ScopeLimitsOptions, "fallback"> 
  * Every reader that explains or projects a scope's limits (`why`, `show`,
  * `list`, `resume --add`, the dashboard) judges through this, so each uses
  * the limits the scope's hook decided with: the project's config file found
- * from the folder the scope recorded, else the reader's own runtime (its
- * `--preset`, or the defaults). One runtime per distinct answer, so many
+ * from the folder the scope recorded (under the `--preset` its host was given, when it recorded
+ * one), else the reader's own runtime (its `--preset`, or the defaults). One runtime per distinct answer, so many
  * scopes of one project cost one read of its file and one runtime.
  */
 export class ScopeJudge {
@@ -47,13 +47,14 @@ export class ScopeJudge {
     });
   }
 
-  limitsOf(state: Pick<ContinuationState, "projectDir">): ScopeLimits {
+  limitsOf(state: Pick<ContinuationState, "projectDir" | "presetOption">): ScopeLimits {
     return this.#resolver.forState(state);
   }
 
   /** A runtime over the same store that decides by `limits` (the base one when they are its own). */
   runtimeFor(limits: ScopeLimits): ContinuationRuntime {
-    if (limits.file === null) return this.base;
+    // The reader's own settings (no file, no preset recorded by the scope's host): its runtime.
+    if (limits.file === null && limits.limits === this.base.limits) return this.base;
     let runtime = this.#runtimes.get(limits);
     if (runtime === undefined) {
       runtime = this.base.withSettings({ preset: limits.preset, limits: limits.limits });

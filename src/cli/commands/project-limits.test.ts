@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../../config/load.js";
 import { resolvePreset } from "../../core/engine/presets.js";
 import { resolveScope } from "../../core/scope/scope.js";
-import type { Scope } from "../../core/types.js";
+import type { PresetName, Scope } from "../../core/types.js";
 import { ContinuationRuntime } from "../../runtime/runtime.js";
 import { createFileStore } from "../../store/file/index.js";
 import { runCli } from "../test-support/run-cli.js";
@@ -35,7 +35,12 @@ interface World {
  * A project whose config allows PROJECT_MAX nudges, and a scope of it that a
  * hook (judging by that file) has nudged PROJECT_MAX times: out of budget.
  */
-async function world(config: string | null, nudges = PROJECT_MAX): Promise<World> {
+async function world(
+  config: string | null,
+  nudges = PROJECT_MAX,
+  /** The hook command's `--preset`, recorded in the state, instead of the file's limits. */
+  hookPreset?: PresetName,
+): Promise<World> {
   const root = await mkdtemp(join(tmpdir(), "tc-cli-project-limits-"));
   dirs.push(root);
   const home = join(root, "home");
@@ -49,7 +54,9 @@ async function world(config: string | null, nudges = PROJECT_MAX): Promise<World
   const hook = new ContinuationRuntime({
     store: files,
     projectDir: project,
-    limits: { maxAutoTurns: PROJECT_MAX },
+    ...(hookPreset === undefined
+      ? { limits: { maxAutoTurns: PROJECT_MAX } }
+      : { preset: hookPreset, presetOption: hookPreset }),
     now: () => now,
   });
   const items = Array.from({ length: nudges + 2 }, (_, i) => `item ${i}`);
@@ -118,6 +125,20 @@ describe("readers judge by the project's config file the scope recorded", () => 
     const raised = await run(w, ["resume", w.scope.key, "--add", "nudges=2"]);
     expect(raised.code).toBe(0);
     expect(raised.stdout).toContain(`Now allowed: ${PROJECT_MAX + 2} nudges`);
+  });
+
+  it("a hook's --preset, recorded in the state: readers judge by it, the reader's own --preset first", async () => {
+    expect(resolvePreset("typeclaw").limits.maxAutoTurns).toBe(PROJECT_MAX);
+    for (const config of [null, JSON.stringify({ preset: "parley" })]) {
+      const w = await world(config, PROJECT_MAX, "typeclaw");
+      const json = JSON.parse((await run(w, ["--json", "why", w.scope.key])).stdout);
+      expect(json).toMatchObject({ preset: "typeclaw", reason: "max-auto-turns" });
+      expect((await run(w, ["list"])).stdout).toContain(`${PROJECT_MAX}/${PROJECT_MAX} nudges`);
+      const own = JSON.parse(
+        (await run(w, ["--preset", "default", "--json", "why", w.scope.key])).stdout,
+      );
+      expect(own).toMatchObject({ preset: "default", action: "inject" });
+    }
   });
 
   it("without a config file: the defaults, as before", async () => {

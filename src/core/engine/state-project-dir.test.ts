@@ -32,3 +32,25 @@ describe("parseContinuationState: projectDir", () => {
     );
   });
 });
+
+describe("parseContinuationState: presetOption", () => {
+  it("reads a preset's name back, drops anything else without distrusting the state", () => {
+    const read = (presetOption: unknown) =>
+      parseContinuationState({ ...emptyState(), presetOption });
+    expect(read("typeclaw").presetOption).toBe("typeclaw");
+    expect("presetOption" in parseContinuationState(emptyState())).toBe(false);
+    fc.assert(
+      fc.property(fc.anything(), (junk) => {
+        const state = read(junk);
+        const names = ["default", "typeclaw", "parley", "omo", "pi"];
+        expect(state.presetOption).toBe(
+          typeof junk === "string" && names.includes(junk) ? junk : undefined,
+        );
+        expect(state.untrusted).toBe(false);
+      }),
+    );
+    for (const inherited of ["constructor", "__proto__", "toString"]) {
+      expect(read(inherited).presetOption).toBeUndefined();
+    }
+  });
+});

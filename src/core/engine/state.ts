@@ -6,12 +6,14 @@ import type {
   Episode,
   NotifiedMemory,
   ParkReason,
+  PresetName,
   Reminder,
   StopReason,
   TokenUsage,
   TurnOutcome,
   VerifyMemory,
 } from "../types.js";
+import { PRESETS } from "./presets.js";
 
 export const STOP_REASONS: readonly StopReason[] = [
   "stop",
@@ -306,6 +308,9 @@ export function parseContinuationState(raw: unknown): ContinuationState {
   // Shown, never decided on: a bad value is dropped, not distrusted.
   const projectDir = parseProjectDir(raw.projectDir);
   if (projectDir !== undefined) state.projectDir = projectDir;
+  if (typeof raw.presetOption === "string" && Object.hasOwn(PRESETS, raw.presetOption)) {
+    state.presetOption = raw.presetOption as PresetName;
+  }
   state.untrusted = !trusted || untrusted !== false;
   return state;
 }

@@ -186,6 +186,7 @@ class HookContext {
       ...(project?.notify !== undefined ? { notify: project.notify } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),
       ...(o.projectDir !== undefined ? { projectDir: o.projectDir } : {}),
+      ...(o.preset !== undefined ? { presetOption: o.preset } : {}),
       ...(closeInstruction !== undefined ? { closeInstruction } : {}),
     });
   }

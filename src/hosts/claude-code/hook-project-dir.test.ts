@@ -23,7 +23,12 @@ const SESSION = "5f1b7c1e-0000-4000-8000-0000000000aa";
 const scope = resolveScope({ kind: "session", host: "claude-code", sessionId: SESSION }) as Scope;
 
 /** One event through the whole hook process; `cwd` only in the payload (the process runs elsewhere). */
-async function send(storeDir: string, cwd: string, event: Record<string, unknown>) {
+async function send(
+  storeDir: string,
+  cwd: string,
+  event: Record<string, unknown>,
+  flags: string[] = [],
+) {
   const sink = { write: () => {} };
   const io: HookIo = {
     stdout: sink,
@@ -32,7 +37,7 @@ async function send(storeDir: string, cwd: string, event: Record<string, unknown
     env: { HOME: join(storeDir, "home") },
     cwd: storeDir,
   };
-  return runClaudeCodeHook(["claude-code", "--dir", storeDir], io);
+  return runClaudeCodeHook(["claude-code", "--dir", storeDir, ...flags], io);
 }
 
 describe("hook claude-code: the session's project folder", () => {
@@ -49,6 +54,30 @@ describe("hook claude-code: the session's project folder", () => {
     const store = createFileStore({ root: storeDir });
     try {
       expect((await store.read(scope)).state.projectDir).toBe(project);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("records the command's --preset, so readers judge the scope by it; none without one", async () => {
+    const storeDir = temp("cc-store-");
+    const project = temp("cc-project-");
+    const list = {
+      hook_event_name: "PostToolUse",
+      tool_name: "TodoWrite",
+      tool_input: { todos: [{ content: "A", status: "pending", activeForm: "A" }] },
+      tool_response: {},
+    };
+    await send(storeDir, project, list);
+    const store = createFileStore({ root: storeDir });
+    try {
+      expect((await store.read(scope)).state.presetOption).toBeUndefined();
+      await send(storeDir, project, list, ["--preset", "typeclaw"]);
+      await send(storeDir, project, { hook_event_name: "Stop", last_assistant_message: "Later." }, [
+        "--preset",
+        "typeclaw",
+      ]);
+      expect((await store.read(scope)).state.presetOption).toBe("typeclaw");
     } finally {
       await store.close();
     }

@@ -76,6 +76,7 @@ function runtimeFor(
     ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
   });
 }
 

@@ -43,6 +43,7 @@ function runtimeFor(options: CopilotOptions, project: HookProject | null): Conti
     ...(project?.verify !== undefined ? { verify: project.verify } : {}),
     ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
   });
 }
 

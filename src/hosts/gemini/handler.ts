@@ -74,6 +74,7 @@ function runtimeOf(
     ...(project?.notify !== undefined ? { notify: project.notify } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
     ...(closeInstruction !== undefined ? { closeInstruction } : {}),
   });
 }
