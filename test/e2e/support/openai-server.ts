@@ -110,6 +110,8 @@ export interface ChatRequest extends RecordedRequest {
   reply: ScriptedReply;
   /** Wall-clock time (ms) the reply's last byte was handed to the client; unset while it streams. */
   finishedAt?: number;
+  /** Wall-clock time (ms) a stalled reply's connection closed (the client gave up, or `close`). */
+  abortedAt?: number;
 }
 
 /**
@@ -318,6 +320,9 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       if (reply.stall) {
         open.add(res);
         req.on("close", () => open.delete(res));
+        res.once("close", () => {
+          request.abortedAt ??= Date.now();
+        });
         return;
       }
       sendJson(res, 200, {
@@ -366,6 +371,9 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     if (reply.stall) {
       open.add(res);
       req.on("close", () => open.delete(res));
+      res.once("close", () => {
+        request.abortedAt ??= Date.now();
+      });
       return;
     }
     toolCalls.forEach((call, index) => {
