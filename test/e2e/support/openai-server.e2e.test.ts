@@ -8,6 +8,7 @@ import {
   textReply,
   toolCallReply,
 } from "./openai-server.js";
+import { waitFor } from "./wait-for.js";
 
 let server: OpenAiServer | undefined;
 
@@ -198,8 +199,13 @@ describe("scripted OpenAI-compatible server", () => {
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain('"role":"assistant"');
+    const stalled = server.chatRequests()[0];
+    expect(stalled?.abortedAt).toBeUndefined();
     controller.abort();
     await expect(reader.read()).rejects.toThrow();
+    // The server saw the client go: a test can wait on the drop instead of sleeping.
+    await waitFor("the dropped connection", () => stalled?.abortedAt);
+    expect(stalled?.finishedAt).toBeUndefined();
   });
 
   it("lists models, records every request and rejects malformed chat bodies", async () => {
