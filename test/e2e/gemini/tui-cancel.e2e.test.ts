@@ -33,7 +33,7 @@ const servers: GeminiServer[] = [];
 const tuis: Tui[] = [];
 const scratchDirs: string[] = [];
 afterAll(async () => {
-  for (const tui of tuis) tui.kill();
+  for (const tui of tuis) await tui.kill();
   for (const s of servers) await s.close();
   for (const p of projects) p.cleanup();
   for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });

@@ -85,7 +85,9 @@ export function createProject(options: { preset?: string; config?: unknown } = {
   const args = ["install", "qwen", "--project-dir", dir];
   if (options.preset !== undefined) args.push("--preset", options.preset);
   const report = cli({ home }, args);
-  return { root, dir, home, report, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  // Retried: a hook Qwen started just before it was stopped may still write into the folder.
+  const cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+  return { root, dir, home, report, cleanup };
 }
 
 const groups = new Set<number>();

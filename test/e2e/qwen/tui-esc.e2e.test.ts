@@ -30,8 +30,8 @@ import {
 const suite = qwenSuite();
 const tuis: Tui[] = [];
 // Registered after the suite's, so it runs first: the TUI ends before its server and project go.
-afterEach(() => {
-  for (const t of tuis.splice(0)) t.kill();
+afterEach(async () => {
+  for (const t of tuis.splice(0)) await t.kill();
 });
 
 const CAPTURED = [
@@ -97,8 +97,14 @@ async function session(replies: ScriptedReply[], slowStop?: string) {
     existsSync(payloads)
       ? readFileSync(payloads, "utf8")
           .split("\n")
-          .filter((l) => l.trim() !== "")
-          .map((l) => JSON.parse(l) as Captured)
+          .flatMap((l) => {
+            // A line a hook is still writing is read on a later poll.
+            try {
+              return [JSON.parse(l) as Captured];
+            } catch {
+              return [];
+            }
+          })
       : [];
   const tui = startTui({
     socket: `tc-qwen-${process.pid}-${Date.now()}`,
@@ -141,6 +147,13 @@ async function session(replies: ScriptedReply[], slowStop?: string) {
       "\nscreen:\n",
       tui.screen(),
     );
+  /** Qwen's idle notification after the last turn: its hooks have all run. */
+  const idle = () =>
+    tui.until(
+      "the idle notification",
+      () => events().at(-1)?.hook_event_name === "Notification",
+      60_000,
+    );
   /** Presses Esc while a turn runs and waits for Qwen's notice; returns the event count before. */
   const esc = async () => {
     await tui.until("the turn in progress", () => /esc to cancel/i.test(tui.screen()), 60_000);
@@ -159,7 +172,7 @@ async function session(replies: ScriptedReply[], slowStop?: string) {
     return mark;
   };
   await tui.until("the prompt", () => /Type your message/i.test(tui.screen()), 120_000);
-  return { tui, events, requests, submitted, decisions, between, report, esc, escOn };
+  return { tui, events, requests, submitted, decisions, between, report, esc, escOn, idle };
 }
 
 describe.runIf(hasTmux)("Qwen Code 0.24.4, interactive: Esc mid-turn", () => {
@@ -179,7 +192,7 @@ describe.runIf(hasTmux)("Qwen Code 0.24.4, interactive: Esc mid-turn", () => {
       { text: "Working on Emit", stall: true },
       textReply("Emit is next."),
     ];
-    const { tui, events, requests, submitted, decisions, between, report, escOn } =
+    const { tui, events, requests, submitted, decisions, between, report, escOn, idle } =
       await session(replies);
     try {
       await tui.submit("Build the converter.", submitted("Build the converter."));
@@ -207,6 +220,7 @@ describe.runIf(hasTmux)("Qwen Code 0.24.4, interactive: Esc mid-turn", () => {
       await tui.until("the stop after it", async () => (await decisions()).length >= 4, 180_000);
       expect(between(esc2, "Where are we?").filter((n) => n !== "Notification")).toEqual([]);
       expect(lastText(requests()[8] as ChatRequest)).toBe("Where are we?");
+      await idle();
     } finally {
       await report();
     }
@@ -242,10 +256,8 @@ describe.runIf(hasTmux)("Qwen Code 0.24.4, interactive: Esc mid-turn", () => {
       textReply("I stop here."),
       textReply("Parse is in progress; Convert is next."),
     ];
-    const { tui, events, requests, submitted, decisions, between, report, esc } = await session(
-      replies,
-      slow,
-    );
+    const { tui, events, requests, submitted, decisions, between, report, esc, idle } =
+      await session(replies, slow);
     try {
       await tui.submit("Build the converter.", submitted("Build the converter."));
       // Our hook has decided and answered; the copy hook beside it still sleeps.
@@ -258,6 +270,7 @@ describe.runIf(hasTmux)("Qwen Code 0.24.4, interactive: Esc mid-turn", () => {
       await tui.until("the stop after it", async () => (await decisions()).length >= 2, 180_000);
       // The Stop had fired before the Esc; after it, nothing but the idle notification.
       expect(between(mark, "What is the status?").filter((n) => n !== "Notification")).toEqual([]);
+      await idle();
     } finally {
       await report();
     }

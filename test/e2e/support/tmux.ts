@@ -31,8 +31,12 @@ export interface Tui {
    * at once reads as a paste, and Enter during a paste is swallowed.
    */
   submit(text: string, sent: () => boolean, timeoutMs?: number): Promise<void>;
-  /** Ends the tmux server (and the program in it). */
-  kill(): void;
+  /**
+   * Ends the tmux server and waits until the program's process group is gone
+   * (killed after 5 s): a program still writing into its folder would race
+   * the test's cleanup of that folder.
+   */
+  kill(): Promise<void>;
 }
 
 /**
@@ -106,11 +110,34 @@ export function startTui(options: {
       }
       if (!sent()) throw new Error(`the prompt ${JSON.stringify(text)} was not sent:\n${screen()}`);
     },
-    kill: () => {
+    kill: async () => {
+      let group = Number.NaN;
       try {
+        group = Number(tmux("list-panes", "-t", "tui", "-F", "#{pane_pid}").trim());
         execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
       } catch {
         // Already gone.
+      }
+      // The pane's program leads its own session, so its pid names its process group.
+      if (!Number.isInteger(group) || group <= 1) return;
+      const alive = () => {
+        try {
+          process.kill(-group, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const end = Date.now() + 10_000;
+      for (let killed = false; alive() && Date.now() < end; await sleep(100)) {
+        if (!killed && Date.now() > end - 5_000) {
+          killed = true;
+          try {
+            process.kill(-group, "SIGKILL");
+          } catch {
+            // Gone meanwhile.
+          }
+        }
       }
     },
   };
