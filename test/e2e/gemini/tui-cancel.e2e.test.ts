@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   answer,
@@ -10,6 +10,7 @@ import {
   say,
   startGeminiServer,
 } from "../support/gemini-server.js";
+import { hasTmux, startTui, type Tui } from "../support/tmux.js";
 import {
   type GeminiProject,
   geminiBin,
@@ -29,40 +30,14 @@ import {
 
 const projects: GeminiProject[] = [];
 const servers: GeminiServer[] = [];
-const sockets: string[] = [];
+const tuis: Tui[] = [];
 const scratchDirs: string[] = [];
 afterAll(async () => {
-  for (const socket of sockets) {
-    try {
-      execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
-    } catch {
-      // Already gone.
-    }
-  }
+  for (const tui of tuis) await tui.kill();
   for (const s of servers) await s.close();
   for (const p of projects) p.cleanup();
   for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
 });
-
-const hasTmux = (() => {
-  try {
-    execFileSync("tmux", ["-V"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => boolean, timeoutMs: number, screen: () => string) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return;
-    await sleep(250);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-}
 
 const todo = (description: string, status: string) => ({ description, status });
 
@@ -115,8 +90,6 @@ describe.runIf(hasTmux)("Gemini CLI 0.61.0, interactive: Esc after a nudge", () 
       },
     });
     servers.push(gemini);
-    const socket = `tc-gemini-${process.pid}`;
-    sockets.push(socket);
     const env = {
       HOME: project.home,
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -125,42 +98,20 @@ describe.runIf(hasTmux)("Gemini CLI 0.61.0, interactive: Esc after a nudge", () 
       GEMINI_API_KEY: "test-key",
       TODO_CONTINUATION_GEMINI_CHILDREN: project.childRoot,
     };
-    const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-    execFileSync("tmux", [
-      "-L",
-      socket,
-      "new-session",
-      "-d",
-      "-s",
-      "tui",
-      "-x",
-      "160",
-      "-y",
-      "50",
-      "-c",
-      project.dir,
-      "env",
-      "-i",
-      ...envArgs,
-      geminiBin(),
-      "--approval-mode",
-      "yolo",
-    ]);
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args]).toString();
-    const screen = () => tmux("capture-pane", "-p", "-t", "tui");
-    await until("the prompt", () => /Type your message/i.test(screen()), 90_000, screen);
-    tmux("send-keys", "-t", "tui", "-l", "Build the converter.");
-    // Typed text arriving at once reads as a paste; Enter is pressed until the prompt is sent.
-    for (let tries = 0; tries < 10 && gemini.turns().length === 0; tries++) {
-      await sleep(1_500);
-      tmux("send-keys", "-t", "tui", "Enter");
-      await sleep(1_500);
-    }
-    await until("the hanging call", () => gemini.turns().length >= 4, 120_000, screen);
+    const tui = startTui({
+      socket: `tc-gemini-${process.pid}`,
+      cwd: project.dir,
+      env,
+      argv: [geminiBin(), "--approval-mode", "yolo"],
+    });
+    tuis.push(tui);
+    await tui.until("the prompt", () => /Type your message/i.test(tui.screen()), 90_000);
+    await tui.submit("Build the converter.", () => gemini.turns().length > 0);
+    await tui.until("the hanging call", () => gemini.turns().length >= 4, 120_000);
     await sleep(1_000);
-    tmux("send-keys", "-t", "tui", "Escape");
+    tui.keys("Escape");
     // The CLI's own "[System: ...]" follow-up is a model call; give it and its hooks time.
-    await until("the follow-up call", () => gemini.turns().length >= 5, 60_000, screen);
+    await tui.until("the follow-up call", () => gemini.turns().length >= 5, 60_000);
     await sleep(8_000);
     const events = readFileSync(payloads, "utf8")
       .split("\n")

@@ -85,7 +85,9 @@ export function createProject(options: { preset?: string; config?: unknown } = {
   const args = ["install", "qwen", "--project-dir", dir];
   if (options.preset !== undefined) args.push("--preset", options.preset);
   const report = cli({ home }, args);
-  return { root, dir, home, report, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  // Retried: a hook Qwen started just before it was stopped may still write into the folder.
+  const cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+  return { root, dir, home, report, cleanup };
 }
 
 const groups = new Set<number>();
@@ -110,17 +112,13 @@ export interface QwenRun {
   done: Promise<RunResult>;
 }
 
-/** Starts `qwen -p` in the project against the scripted server, with every other request trapped. */
-export function startQwen(
+/** Qwen's whole environment: the project's HOME, the scripted server, every other request trapped. */
+export function qwenEnv(
   project: Project,
   server: OpenAiServer,
   trap: Trap,
-  options: { prompt: string; args?: string[]; env?: Record<string, string>; timeoutMs?: number },
-): QwenRun {
-  // yolo: headless Qwen offers no shell or write tools otherwise.
-  const args = ["-p", options.prompt, "--output-format", "stream-json", "--approval-mode", "yolo"];
-  args.push(...(options.args ?? []));
-  const env: Record<string, string> = {
+): Record<string, string> {
+  return {
     PATH: `${node22Dir()}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: project.home,
     QWEN_HOME: join(project.home, ".qwen"),
@@ -134,8 +132,20 @@ export function startQwen(
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
     QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
-    ...options.env,
   };
+}
+
+/** Starts `qwen -p` in the project against the scripted server, with every other request trapped. */
+export function startQwen(
+  project: Project,
+  server: OpenAiServer,
+  trap: Trap,
+  options: { prompt: string; args?: string[]; env?: Record<string, string>; timeoutMs?: number },
+): QwenRun {
+  // yolo: headless Qwen offers no shell or write tools otherwise.
+  const args = ["-p", options.prompt, "--output-format", "stream-json", "--approval-mode", "yolo"];
+  args.push(...(options.args ?? []));
+  const env = { ...qwenEnv(project, server, trap), ...options.env };
   const child = spawn(qwenBin(), args, {
     cwd: project.dir,
     env,
