@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { hasSqlite3 } from "../test-support/sqlite3.js";
 import { runCopilotHook } from "./hook.js";
 import { parseCopilotInput } from "./payload.js";
 import { copilotTranscriptPath } from "./session-state.js";
@@ -78,15 +79,6 @@ function world(flags: string[] = []) {
     );
   return { stop, prompt, sql, run, transcriptPath, storeFilesNaming, config };
 }
-
-const hasSqlite3 = (() => {
-  try {
-    execFileSync("sqlite3", ["-version"]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe.skipIf(!hasSqlite3)("hook copilot", () => {
   it("tells the model to close items in its todos table, and nudges at most Copilot's 8 times", async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { hasSqlite3 } from "../test-support/sqlite3.js";
 import {
   readSqliteTable,
   SqliteFileError,
@@ -15,15 +16,6 @@ import { readSqliteTableRows } from "./sqlite-read.js";
 const root = mkdtempSync(join(tmpdir(), "tc-sqlite-file-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let made = 0;
-
-const hasSqlite3 = (() => {
-  try {
-    execFileSync("sqlite3", ["-version"]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** A new database made by the sqlite3 program from `sql`. */
 function makeDb(sql: string): string {

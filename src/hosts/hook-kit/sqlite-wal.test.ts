@@ -4,21 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { hasSqlite3 } from "../test-support/sqlite3.js";
 import { readSqliteTable, SqliteFileError } from "./sqlite-file.js";
 
 const root = mkdtempSync(join(tmpdir(), "tc-sqlite-wal-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let made = 0;
 const newPath = () => join(root, `db${++made}.db`);
-
-const hasSqlite3 = (() => {
-  try {
-    execFileSync("sqlite3", ["-version"]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
