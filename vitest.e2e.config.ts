@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 900_000,
     fileParallelism: false,
+    // The hosts' hooks hand their events to a resident hook server, in this run's own folder.
+    globalSetup: ["test/e2e/support/hook-server-setup.ts"],
   },
 });

@@ -13,11 +13,11 @@ import { build } from "rolldown";
 
 /** Every host with a hook process (`HOOK_RUNNERS` in src/hosts/hook-kit/runners.ts) and its runner. */
 const HOSTS = {
-  "claude-code": "runClaudeCodeHook",
-  codex: "runCodexHook",
-  copilot: "runCopilotHook",
-  gemini: "runGeminiHook",
-  qwen: "runQwenHook",
+  "claude-code": ["runClaudeCodeHook", "CLAUDE_CODE_HOOK"],
+  codex: ["runCodexHook", "CODEX_HOOK"],
+  copilot: ["runCopilotHook", "COPILOT_HOOK"],
+  gemini: ["runGeminiHook", "GEMINI_HOOK"],
+  qwen: ["runQwenHook", "QWEN_HOOK"],
 };
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
@@ -33,7 +33,7 @@ if (missing.length > 0) {
 }
 
 rmSync(out, { recursive: true, force: true });
-for (const [host, runner] of Object.entries(HOSTS)) {
+for (const [host, [runner, spec]] of Object.entries(HOSTS)) {
   await build({
     input: ENTRY,
     platform: "node",
@@ -56,11 +56,18 @@ for (const [host, runner] of Object.entries(HOSTS)) {
         load(id) {
           if (id !== ENTRY) return null;
           return [
-            `import { processHookIo } from ${JSON.stringify(`${dist}hosts/hook-kit/process.js`)};`,
-            `import { ${runner} } from ${JSON.stringify(`${dist}hosts/${host}/hook.js`)};`,
+            `import { processHookIo, writeHookReply } from ${JSON.stringify(`${dist}hosts/hook-kit/process.js`)};`,
+            `import { ${runner}, ${spec} } from ${JSON.stringify(`${dist}hosts/${host}/hook.js`)};`,
             "/** The same contract as dist/hosts/hook-kit/entry.js, for this one host. */",
-            "export async function runHookProcess(host, args) {",
-            `  return host === ${JSON.stringify(host)} ? ${runner}(args, processHookIo()) : null;`,
+            "export async function runHookProcess(host, args, input) {",
+            `  return host === ${JSON.stringify(host)} ? ${runner}(args, processHookIo(input)) : null;`,
+            "}",
+            "export async function runHookWith(host, args, io) {",
+            `  return host === ${JSON.stringify(host)} ? ${runner}(args, io) : null;`,
+            "}",
+            "/** Answers as the hook does when it fails on its own (it allows the stop). */",
+            "export function writeHookFailure(reason) {",
+            `  writeHookReply(processHookIo(""), ${spec}.failure(reason));`,
             "}",
             "/** The event the hook answered: which events the code cache has seen. */",
             `export { lastHookEvent } from ${JSON.stringify(`${dist}hosts/hook-kit/main.js`)};`,
@@ -115,6 +122,34 @@ const LAZY = ["node:child_process", "node:crypto", "node:fs/promises", "node:tim
  */
 const ESM_IMPORT = /(?<![\w$.])import\((["'])((?:node:|\.\.?\/)[^"'\\]+)\1\)/g;
 
+const LAZY_HELPER = [
+  "/** A Node module loaded on first use of one of its exports. */",
+  "function __lazy(id) {",
+  "  let loaded;",
+  "  return new Proxy({}, { get: (_, key) => (loaded ??= require(id))[key] });",
+  "}",
+].join("\n");
+
+/** `code` with each of `ids` required on first use; throws when one is required otherwise. */
+function makeLazy(file, code, ids) {
+  let out = code;
+  for (const id of ids) {
+    const line = new RegExp(`^let (\\w+) = require\\(${JSON.stringify(id)}\\);$`, "m");
+    out = out.replace(line, (_, name) => `let ${name} = __lazy(${JSON.stringify(id)});`);
+    if (out.includes(`require(${JSON.stringify(id)})`)) {
+      throw new Error(`${file}: ${id} is required in a form the build does not make lazy`);
+    }
+  }
+  return `${LAZY_HELPER}\n${out}`;
+}
+
+// The hook entry: what a hook the resident server answers never uses (the code cache's loader,
+// the server's start) is set up on first use, and so are the Node modules only those need.
+{
+  const file = `${out}/main.cjs`;
+  writeFileSync(file, makeLazy(file, readFileSync(file, "utf8"), ["node:module", "node:url"]));
+}
+
 for (const host of Object.keys(HOSTS)) {
   const file = `${out}/${host}.cjs`;
   let code = readFileSync(file, "utf8");
@@ -123,21 +158,7 @@ for (const host of Object.keys(HOSTS)) {
   if (/(?<![\w$.])import\(/.test(code.replaceAll(/(["'`])(?:(?!\1)[^\\\n]|\\.)*\1/g, '""'))) {
     throw new Error(`${file}: an import() the loader cannot serve would fail under vm`);
   }
-  for (const id of LAZY) {
-    const line = new RegExp(`^let (\\w+) = require\\(${JSON.stringify(id)}\\);$`, "m");
-    code = code.replace(line, (_, name) => `let ${name} = __lazy(${JSON.stringify(id)});`);
-    if (code.includes(`require(${JSON.stringify(id)})`)) {
-      throw new Error(`${file}: ${id} is required in a form the build does not make lazy`);
-    }
-  }
-  const lazy = [
-    "/** A Node module loaded on first use of one of its exports. */",
-    "function __lazy(id) {",
-    "  let loaded;",
-    "  return new Proxy({}, { get: (_, key) => (loaded ??= require(id))[key] });",
-    "}",
-  ].join("\n");
-  const body = `${lazy}\n${code}`;
+  const body = makeLazy(file, code, LAZY);
   const id = createHash("sha256").update(body).digest("hex").slice(0, 16);
   writeFileSync(file, `// todo-continuation bundle ${id}\n${body}`);
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchNodeEnv } from "./node-env.js";
+import { awaitHookServer, benchNodeEnv } from "./node-env.js";
 
 /**
  * Wall-clock time of one hook process answering a Stop that blocks (the
@@ -111,6 +111,7 @@ export function benchHookLatency(calls: number): {
         tool_input: { todos: [{ description: "a", status: "pending" }] },
       }),
     });
+    if (!awaitHookServer()) throw new Error("hook bench: the resident hook server did not start");
     // stop_hook_active and no budget shortage: every call blocks (unlimited via the parley preset's 25 turns).
     const codexStop = JSON.stringify({
       ...base,

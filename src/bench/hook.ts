@@ -17,6 +17,8 @@ export interface HookBenchResult {
   bare: number[];
   /** Milliseconds per hook process with the code cache turned off (a first run's compile). */
   uncached: number[];
+  /** Milliseconds per hook process that runs the event itself (no resident server), from the code cache. */
+  inProcess: number[];
 }
 
 /** The command Claude Code's settings run: the package's hook entry with `hook claude-code`. */
@@ -46,7 +48,11 @@ function timeProcess(args: string[], input: string, env: NodeJS.ProcessEnv): Pro
  * turn ended cleanly: every Stop runs the whole decision (read, decide,
  * write state and log) as in real use.
  */
-function project(dir: string): { env: NodeJS.ProcessEnv; events: string[] } {
+function project(dir: string): {
+  env: NodeJS.ProcessEnv;
+  alone: NodeJS.ProcessEnv;
+  events: string[];
+} {
   mkdirSync(join(dir, ".git"), { recursive: true });
   const transcript = join(dir, "transcript.jsonl");
   writeFileSync(
@@ -78,10 +84,14 @@ function project(dir: string): { env: NodeJS.ProcessEnv; events: string[] } {
     },
     { ...base, hook_event_name: "Stop", stop_hook_active: false },
   ].map((e) => JSON.stringify(e));
-  const env = benchNodeEnv({ CLAUDE_PROJECT_DIR: dir, HOME: join(dir, "home") });
-  delete env.TODO_CONTINUATION_DIR;
-  delete env.TODO_CONTINUATION_DATABASE_URL;
-  return { env, events };
+  const own = { CLAUDE_PROJECT_DIR: dir, HOME: join(dir, "home") };
+  const env = benchNodeEnv(own);
+  const alone = benchNodeEnv(own, { inProcess: true });
+  for (const e of [env, alone]) {
+    delete e.TODO_CONTINUATION_DIR;
+    delete e.TODO_CONTINUATION_DATABASE_URL;
+  }
+  return { env, alone, events };
 }
 
 /**
@@ -95,14 +105,15 @@ export async function benchHookProcess(options: {
 }): Promise<HookBenchResult> {
   const root = mkdtempSync(join(options.dir, "hook-"));
   try {
-    const { env, events } = project(root);
+    const { env, alone, events } = project(root);
     const [prompt, write, stop] = events as [string, string, string];
     const hookArgs = [HOOK_ENTRY, "hook", "claude-code"];
     const bareArgs = ["-e", ""];
     const hook: number[] = [];
     const bare: number[] = [];
     const uncached: number[] = [];
-    const noCache = { ...env, TODO_CONTINUATION_CODE_CACHE: "0" };
+    const inProcess: number[] = [];
+    const noCache = { ...alone, TODO_CONTINUATION_CODE_CACHE: "0" };
     for (let i = -2; i < options.iterations; i++) {
       await timeProcess(hookArgs, prompt, env);
       await timeProcess(hookArgs, write, env);
@@ -111,14 +122,19 @@ export async function benchHookProcess(options: {
       await timeProcess(hookArgs, prompt, noCache);
       await timeProcess(hookArgs, write, noCache);
       const u = await timeProcess(hookArgs, stop, noCache);
-      // The first rounds warm the disk cache (and write the code cache); they are not reported.
+      await timeProcess(hookArgs, prompt, alone);
+      await timeProcess(hookArgs, write, alone);
+      const p = await timeProcess(hookArgs, stop, alone);
+      // The first rounds warm the disk cache, write the code cache and start the resident
+      // server; they are not reported.
       if (i >= 0) {
         hook.push(h);
         bare.push(b);
         uncached.push(u);
+        inProcess.push(p);
       }
     }
-    return { hook, bare, uncached };
+    return { hook, bare, uncached, inProcess };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -207,7 +207,8 @@ export interface RunIdleOptions {
 export const RETRY_TEXT =
   "Your last turn was cut short by a temporary provider error (network, rate limit or overload). Carry on from where you stopped.";
 
-let turnCounter = 0;
+/** From a random start: the resident hook server runs each event's modules afresh, in one process. */
+let turnCounter = Math.floor(Math.random() * 1_000_000);
 
 /** A turn id unique within the process and unlikely to repeat across processes. */
 function freshTurnId(now: number): string {

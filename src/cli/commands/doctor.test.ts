@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -50,7 +50,37 @@ describe("todo-continuation doctor", () => {
     expect(report.ok).toBe(true);
     expect(
       report.findings.map((f: { host: string; check: string }) => `${f.host}/${f.check}`),
-    ).toEqual(["pi/version", "pi/loadable", "store/files"]);
+    ).toEqual(["pi/version", "pi/loadable", "store/files", "hooks/server"]);
+  });
+
+  it("says whether the resident hook server runs, is off, or cannot be used here", async () => {
+    const { project, env } = await world();
+    const off = await runCli(["doctor"], {
+      env: { ...env, TODO_CONTINUATION_HOOK_SERVER: "0" },
+      cwd: project,
+    });
+    expect(off.stdout).toMatch(/^ok +hooks +hook server off \(TODO_CONTINUATION_HOOK_SERVER=0\)/m);
+    const runtime = await mkdtemp("/dev/shm/tc-doctor-");
+    try {
+      const fresh = join(runtime, "none-yet");
+      const none = await runCli(["doctor"], {
+        env: { ...env, TODO_CONTINUATION_HOOK_SERVER: "1", TODO_CONTINUATION_RUNTIME_DIR: fresh },
+        cwd: project,
+      });
+      expect(none.stdout).toMatch(
+        /^ok +hooks +no hook server running in .*none-yet \(the next hook event starts one\)$/m,
+      );
+      await chmod(runtime, 0o755);
+      const open = await runCli(["doctor"], {
+        env: { ...env, TODO_CONTINUATION_HOOK_SERVER: "1", TODO_CONTINUATION_RUNTIME_DIR: runtime },
+        cwd: project,
+      });
+      expect(open.stdout).toMatch(
+        /^ok +hooks +hook server not used: .* is open to others \(mode 755\)/m,
+      );
+    } finally {
+      await rm(runtime, { recursive: true, force: true });
+    }
   });
 
   it("checks PostgreSQL when --database-url names it, before or after the command", async () => {

@@ -9,10 +9,14 @@ export interface DoctorEntry {
   load: () => Promise<DoctorCheck>;
 }
 
-/** Every check the doctor runs: each host's (from the install table), then the store's. */
+/** Every check the doctor runs: each host's (from the install table), the store's, the hook server's. */
 export const DOCTOR_CHECKS: readonly DoctorEntry[] = [
   ...INSTALLERS.map((row) => ({ host: row.host, load: row.doctor })),
   { load: async () => (await import("../../store/doctor.js")).storeDoctor },
+  {
+    load: async () =>
+      (await import("../../hosts/hook-kit/server/server-doctor.js")).hookServerDoctor,
+  },
 ];
 
 /** Hosts of the doctor's checks that have no integration of ours: not found at all, or found without one. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { inResidentServer } from "../resident.js";
 
 /**
  * SHA-256 as lowercase hex, the same digest `node:crypto` gives.
@@ -8,10 +9,13 @@ import { createHash } from "node:crypto";
  * `node:crypto` for those costs a new process two to three milliseconds (it
  * brings Node's stream modules along), more than hashing a few kilobytes here.
  * Longer inputs go to `node:crypto`, which the hook bundles load on first use
- * (scripts/bundle-hooks.mjs).
+ * (scripts/bundle-hooks.mjs), and so does every input in the resident hook
+ * server, where the module is loaded once for all events.
  */
 export function sha256Hex(input: string | Uint8Array): string {
-  if (input.length > SMALL_INPUT) return createHash("sha256").update(input).digest("hex");
+  if (input.length > SMALL_INPUT || inResidentServer()) {
+    return createHash("sha256").update(input).digest("hex");
+  }
   return sha256HexHere(typeof input === "string" ? ENCODER.encode(input) : input);
 }
 

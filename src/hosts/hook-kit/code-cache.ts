@@ -1,6 +1,9 @@
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+
+export { hookBundlePath } from "./bundle-path.js";
+
 import type { runHookProcess } from "./entry.js";
 import { privateCacheDir, readPrivateFile, writePrivateFile } from "./private-cache.js";
 
@@ -97,12 +100,7 @@ function readCache(
   return data.equals(bytes.subarray(end + half)) ? { header, data } : undefined;
 }
 
-/**
- * Loads the CommonJS bundle at `file`, compiled from the code cache when there
- * is a usable one. The bundle's `__import(...)` calls (the build rewrites its
- * `import()` calls to those: code compiled by `vm` cannot run `import()`) are
- * served here, a relative specifier against the bundle's own folder.
- */
+/** Loads the CommonJS bundle at `file`, compiled from the code cache when there is a usable one. */
 export function loadBundle(file: string, env: Record<string, string | undefined>): LoadedBundle {
   const source = fs.readFileSync(file, "utf8");
   const id = BUILD_LINE.exec(source)?.[1];
@@ -110,17 +108,8 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   const { prefix, name } = cacheName(file, id ?? "");
   const cached = folder === null ? undefined : readCache(folder, name);
   const cachedData = cached?.data;
-  // On the wrapper's first line, as Node does, so stack traces keep their line numbers.
-  const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
-    { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) },
-  );
-  const module = { exports: {} as Record<string, unknown> };
-  const dir = dirname(file);
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
-  const importEsm = (specifier: string) =>
-    import(specifier.startsWith(".") ? pathToFileURL(join(dir, specifier)).href : specifier);
-  run(module.exports, createRequire(file), module, file, dir, importEsm);
+  const { script, instantiate } = compileBundle(file, source, cachedData);
+  const module = { exports: instantiate() };
   // Node says `cachedDataRejected: false` only when V8 took the bytes it was given.
   const fromCache = cachedData !== undefined && script.cachedDataRejected === false;
   const events = fromCache ? (cached?.header.events ?? []) : [];
@@ -147,12 +136,38 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   };
 }
 
-/** Host names as they appear in bundle file names; anything else is never a file name. */
-const HOST_NAME = /^[a-z][a-z0-9-]*$/;
+/** A bundle compiled once, whose modules can be run afresh any number of times. */
+export interface CompiledBundle {
+  script: import("node:vm").Script;
+  /** Runs the bundle's top level anew: a new set of its modules, with none of the last run's state. */
+  instantiate(): Record<string, unknown>;
+}
 
-/** The bundle of `host` in `folder` (`<host>.cjs`), or null for a name that is no host's. */
-export function hookBundlePath(folder: string, host: string | undefined): string | null {
-  return host !== undefined && HOST_NAME.test(host) ? join(folder, `${host}.cjs`) : null;
+/**
+ * Compiles the CommonJS bundle `file` (its text `source`), from `cachedData`
+ * when given. The bundle's `__import(...)` calls (the build rewrites its
+ * `import()` calls to those: code compiled by `vm` cannot run `import()`) are
+ * served here, a relative specifier against the bundle's own folder.
+ */
+export function compileBundle(file: string, source: string, cachedData?: Buffer): CompiledBundle {
+  // On the wrapper's first line, as Node does, so stack traces keep their line numbers.
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
+    { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) },
+  );
+  const dir = dirname(file);
+  const requireHere = createRequire(file);
+  const importEsm = (specifier: string) =>
+    import(specifier.startsWith(".") ? pathToFileURL(join(dir, specifier)).href : specifier);
+  return {
+    script,
+    instantiate() {
+      const module = { exports: {} as Record<string, unknown> };
+      const run = script.runInThisContext() as (...args: unknown[]) => void;
+      run(module.exports, requireHere, module, file, dir, importEsm);
+      return module.exports;
+    },
+  };
 }
 
 /**
@@ -162,8 +177,8 @@ export function hookBundlePath(folder: string, host: string | undefined): string
 export function bundledHookProcess(loaded: LoadedBundle): typeof runHookProcess {
   const run = loaded.exports.runHookProcess as typeof runHookProcess;
   const lastEvent = loaded.exports.lastHookEvent as (() => string | null) | undefined;
-  return async (host, args) => {
-    const code = await run(host, args);
+  return async (host, args, input) => {
+    const code = await run(host, args, input);
     loaded.saveCache(lastEvent?.());
     return code;
   };

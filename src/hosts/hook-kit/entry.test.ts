@@ -238,7 +238,9 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
       const esm = [
         "hosts/hook-kit/loader.js",
         "hosts/hook-kit/code-cache.js",
+        "hosts/hook-kit/bundle-path.js",
         "hosts/hook-kit/private-cache.js",
+        "core/hash/random-hex.js",
       ];
       expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? [] : esm)].sort());
       expect(cached).toEqual([expect.stringMatching(new RegExp(`^${host}-[0-9a-f]+-v[\\d.]+-`))]);

@@ -1,4 +1,4 @@
-import { processHookIo } from "./process.js";
+import { type HookIo, processHookIo } from "./process.js";
 import { loadHookRunner } from "./runners.js";
 
 /**
@@ -12,7 +12,18 @@ import { loadHookRunner } from "./runners.js";
 export async function runHookProcess(
   host: string | undefined,
   args: readonly string[],
+  /** The event, when stdin was read already. */
+  input?: string,
+): Promise<number | null> {
+  return runHookWith(host, args, processHookIo(input));
+}
+
+/** `runHookProcess` with io of the caller's (the hook server runs events for other processes). */
+export async function runHookWith(
+  host: string | undefined,
+  args: readonly string[],
+  io: HookIo,
 ): Promise<number | null> {
   const run = await loadHookRunner(host);
-  return run === null ? null : run(args, processHookIo());
+  return run === null ? null : run(args, io);
 }

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { randomHex } from "../../core/hash/random-hex.js";
 
 /**
  * Files a hook keeps between its processes in the user's own cache folder
@@ -66,9 +67,10 @@ export function writePrivateFile(
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   const info = fs.lstatSync(folder);
   if (!info.isDirectory() || !ownedAndPrivate(info)) return;
-  const temporary = join(folder, `.${name}.${process.pid}.tmp`);
-  fs.writeFileSync(temporary, data, { mode: 0o600, flag: "wx" });
+  // The pid and a random tag: a long-lived process (the resident hook server) writes many times.
+  const temporary = join(folder, `.${name}.${process.pid}-${randomHex(4)}.tmp`);
   try {
+    fs.writeFileSync(temporary, data, { mode: 0o600, flag: "wx" });
     fs.renameSync(temporary, join(folder, name));
   } catch (error) {
     fs.rmSync(temporary, { force: true });

@@ -6,6 +6,7 @@ import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
 import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
 import { fdWriter } from "./fd-writer.js";
 import { type OptionSpec, readOptions } from "./hook-options.js";
+import { MAX_HOOK_INPUT_BYTES } from "./input-limit.js";
 
 /**
  * The plumbing every hook process shares (Claude Code's, and any other host
@@ -15,8 +16,7 @@ import { type OptionSpec, readOptions } from "./hook-options.js";
  * database driver unless PostgreSQL is asked for, no MCP.
  */
 
-/** Hook input larger than this is refused (hosts send a few kilobytes). */
-export const MAX_HOOK_INPUT_BYTES = 16 * 1024 * 1024;
+export { MAX_HOOK_INPUT_BYTES } from "./input-limit.js";
 
 /** What a hook process reads and writes; the CLI's io satisfies it. */
 export interface HookIo {
@@ -33,7 +33,20 @@ export interface HookIo {
   cwd: string;
 }
 
-export function processHookIo(): HookIo {
+/**
+ * This process's io. `input`: the event, when stdin was read already (a hook
+ * server that did not take the event hands it back).
+ */
+export function processHookIo(input?: string): HookIo {
+  if (input !== undefined) {
+    return {
+      stdin: textStream(input),
+      stdout: fdWriter(1, () => process.stdout),
+      stderr: fdWriter(2, () => process.stderr),
+      env: process.env,
+      cwd: process.cwd(),
+    };
+  }
   return {
     // Only touched when the descriptor cannot be read directly.
     get stdin() {
@@ -45,6 +58,15 @@ export function processHookIo(): HookIo {
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+/** `text` as the one chunk of a stream, for a reader that iterates stdin. */
+export function textStream(text: string): NodeJS.ReadableStream {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield Buffer.from(text, "utf8");
+    },
+  } as unknown as NodeJS.ReadableStream;
 }
 
 const READ_CHUNK_BYTES = 64 * 1024;

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { resolveScope } from "../../../src/core/scope/scope.js";
 import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
 import { createFileStore } from "../../../src/store/file/index.js";
+import { hookServerEnv } from "../support/hook-server-setup.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
   type ResponsesScript,
@@ -132,6 +133,7 @@ export async function codexWorld(
   );
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...hookServerEnv(),
     HOME: home,
     CODEX_HOME: codexHome,
     SCRIPTED_API_KEY: "not-a-real-key",

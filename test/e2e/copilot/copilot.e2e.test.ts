@@ -17,6 +17,7 @@ import { resolveScope } from "../../../src/core/scope/scope.js";
 import { installCopilot } from "../../../src/hosts/copilot/install.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
 import { scopePaths } from "../../../src/store/file/paths.js";
+import { hookServerEnv } from "../support/hook-server-setup.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
   type ChatRequest,
@@ -51,6 +52,7 @@ function copilotBin(): string {
 function copilotEnv(): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
+    ...hookServerEnv(),
     HOME: join(root, "home"),
     COPILOT_HOME: join(root, "copilot-home"),
     COPILOT_OFFLINE: "true",

@@ -15,6 +15,7 @@ import { geminiScope } from "../../../src/hosts/gemini/handler.js";
 import { NUDGE_MARKER } from "../../../src/hosts/gemini/turn.js";
 import { createFileStore } from "../../../src/store/file/index.js";
 import type { GeminiCall, GeminiServer } from "../support/gemini-server.js";
+import { hookServerEnv } from "../support/hook-server-setup.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 
 /** The pinned Gemini CLI: the version these tests were written against. */
@@ -114,6 +115,7 @@ function run(
 function baseEnv(project: GeminiProject): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...hookServerEnv(),
     HOME: project.home,
     TODO_CONTINUATION_GEMINI_CHILDREN: project.childRoot,
   };

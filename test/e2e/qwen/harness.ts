@@ -7,6 +7,7 @@ import { resolveScope } from "../../../src/core/scope/scope.js";
 import type { DecisionLogEntry, Scope, ScopeSnapshot } from "../../../src/core/types.js";
 import { QWEN_CLOSE_INSTRUCTION } from "../../../src/hosts/qwen/protocol.js";
 import { createFileStore } from "../../../src/store/file/index.js";
+import { hookServerEnv } from "../support/hook-server-setup.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
   type ChatRequest,
@@ -120,6 +121,7 @@ export function qwenEnv(
 ): Record<string, string> {
   return {
     PATH: `${node22Dir()}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    ...hookServerEnv(),
     HOME: project.home,
     QWEN_HOME: join(project.home, ".qwen"),
     OPENAI_BASE_URL: server.baseURL,

@@ -1,3 +1,4 @@
+import { hookServerEnv } from "./hook-server-setup.js";
 /**
  * Which todo tools the model gets. 2.1.332 offers neither by default:
  * `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` brings the Task tools back, and with
@@ -20,6 +21,7 @@ export function claudeOfflineEnv(options: {
 }): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...hookServerEnv(),
     HOME: options.home,
     ANTHROPIC_BASE_URL: options.modelUrl,
     ANTHROPIC_API_KEY: "sk-ant-test-key",

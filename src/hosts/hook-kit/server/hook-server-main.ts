@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { RESIDENT } from "../../../core/resident.js";
+import { type CompiledBundle, compileBundle, hookBundlePath } from "../code-cache.js";
+import { type HookIo, textStream } from "../process.js";
+import {
+  DEFAULT_IDLE_MS,
+  exchangeFiles,
+  liveServer,
+  questionNonce,
+  serverFiles,
+  serverFolderProblem,
+} from "./server-files.js";
+import {
+  formatAnswer,
+  MAX_QUESTION_BYTES,
+  parseQuestion,
+  type ServerAnswer,
+  type ServerQuestion,
+} from "./server-protocol.js";
+
+/**
+ * The resident hook server: a process that hooks start detached, which runs
+ * their events so a hook process only hands one over and prints the answer
+ * (a new process's loading and first run of the bundle are most of a hook's
+ * cost). One event at a time, each as its own process would have run it: the
+ * event's environment, working folder and umask are this process's while it
+ * runs, and the host's bundle runs its top level afresh, so no module state
+ * of one event is seen by the next. A question waiting while another event
+ * runs (a project's check can take minutes) is withdrawn by its hook, which
+ * runs it itself. The server exits when nobody has asked for a while, when
+ * its folder or its package is gone or changed, and when an event leaves
+ * anything running behind it.
+ */
+
+const [folder = "", hookDir = "", idleArg = ""] = process.argv.slice(2);
+const files = serverFiles(folder, hookDir, process.env);
+/** How long the server waits for an event before it exits (the starting hook's `SERVER_IDLE_ENV`). */
+const IDLE_MS = Number(idleArg) > 0 ? Number(idleArg) : DEFAULT_IDLE_MS;
+/** How often the folder, the package and the pid file are looked at. */
+const CHECK_MS = 2_000;
+/** Files of ours older than this are a hook's leftovers (it was killed while it waited). */
+const STALE_MS = 60_000;
+/** A server that ran this many events makes way for a new one (memory V8 keeps for code). */
+const MAX_EVENTS = 5_000;
+/** How long an event's leftovers (timers, children, file calls) may run on before the server retires. */
+const LEFTOVER_MS = 2_000;
+
+let ownPid = false;
+let retiring = false;
+let events = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+let checkTimer: NodeJS.Timeout | undefined;
+let questions: ReturnType<typeof watch> | undefined;
+
+function dropPid(): void {
+  try {
+    if (ownPid && readFileSync(files.pid, "utf8").split("\n")[0] === String(process.pid)) {
+      rmSync(files.pid, { force: true });
+    }
+  } catch {}
+  ownPid = false;
+}
+
+function exit(): never {
+  dropPid();
+  process.exit(0);
+}
+
+/**
+ * Stops taking questions (the pid file goes first, so no hook hands one over)
+ * and exits once the last event's leftovers are done.
+ */
+function retire(): void {
+  if (retiring) return;
+  retiring = true;
+  dropPid();
+  questions?.close();
+  clearTimeout(idleTimer);
+  clearInterval(checkTimer);
+  setTimeout(() => process.exit(0), 60_000).unref();
+}
+
+/** A host's bundle, compiled once, with the file it was read from. */
+interface LoadedHost {
+  bundle: CompiledBundle;
+  identity: string;
+  /** A fresh run of the bundle's top level, made between events, for the next event of the host. */
+  next: Record<string, unknown> | null;
+}
+const hosts = new Map<string, LoadedHost>();
+
+function identityOf(file: string): string | null {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s === undefined ? null : `${s.ino}:${s.size}:${s.mtimeMs}`;
+}
+
+/**
+ * A fresh set of the host's bundle's modules (its top level run anew), or a reason the hook must
+ * run the event itself (then the server retires).
+ */
+function modulesFor(host: string): Record<string, unknown> | string {
+  const file = hookBundlePath(hookDir, host);
+  if (file === null) return `no hook bundle for ${host}`;
+  const identity = identityOf(file);
+  const known = hosts.get(host);
+  if (known !== undefined && known.identity === identity) {
+    const modules = known.next ?? known.bundle.instantiate();
+    known.next = null;
+    return modules;
+  }
+  if (known !== undefined || identity === null) {
+    // The package was upgraded or removed under the server: a new server serves the new one.
+    retire();
+    return `${file} changed`;
+  }
+  const bundle = compileBundle(file, readFileSync(file, "utf8"));
+  hosts.set(host, { bundle, identity, next: null });
+  return bundle.instantiate();
+}
+
+/**
+ * Runs the top level of the bundle of `host` for its next event, off the path a hook waits on.
+ * The bundles read no environment at their top level, so this one's set-up is the event's own.
+ */
+function prepare(host: string): void {
+  const known = hosts.get(host);
+  if (known !== undefined && known.next === null && !retiring)
+    known.next = known.bundle.instantiate();
+}
+
+/** Replaces this process's environment with `env` (in place: Node's `process.env` is special). */
+function replaceEnv(env: Record<string, string | undefined>): void {
+  for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && process.env[name] !== value) process.env[name] = value;
+  }
+}
+
+const serverEnv = { ...process.env };
+
+/** Runs the event of `question` as its hook process would have; `restore` undoes its context. */
+async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; restore(): void }> {
+  const modules = modulesFor(question.host);
+  if (typeof modules === "string") {
+    return { answer: { kind: "self", why: modules }, restore() {} };
+  }
+  try {
+    process.chdir(question.cwd);
+  } catch (error) {
+    const why = `cannot work in ${question.cwd}: ${String(error)}`;
+    return { answer: { kind: "self", why }, restore() {} };
+  }
+  replaceEnv(question.env);
+  const mask = process.umask(question.umask);
+  const exitBefore = new Set(process.listeners("exit"));
+  const resourcesBefore = process.getActiveResourcesInfo().length;
+  let stdout = "";
+  let stderr = "";
+  const io: HookIo = {
+    stdin: textStream(question.input),
+    stdout: {
+      write(text: string) {
+        stdout += text;
+        return true;
+      },
+    },
+    stderr: {
+      write(text: string) {
+        stderr += text;
+        return true;
+      },
+    },
+    env: process.env,
+    cwd: question.cwd,
+  };
+  let code = 0;
+  try {
+    const runWith = modules.runHookWith as (
+      host: string,
+      args: readonly string[],
+      io: HookIo,
+    ) => Promise<number | null>;
+    code = (await runWith(question.host, question.args, io)) ?? 0;
+  } catch (error) {
+    // As an uncaught error ends a hook process: its stack on stderr, exit code 1.
+    stderr += `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`;
+    code = 1;
+  }
+  await settle(resourcesBefore);
+  // What a hook process does as it exits: the exit handlers its modules installed.
+  for (const listener of process.listeners("exit")) {
+    if (exitBefore.has(listener)) continue;
+    process.removeListener("exit", listener);
+    try {
+      (listener as (code: number) => void)(code);
+    } catch {}
+  }
+  return {
+    answer: { kind: "done", code, stdout, stderr },
+    // After the answer is sent: the hook does not wait for this.
+    restore() {
+      process.umask(mask);
+      replaceEnv(serverEnv);
+      process.chdir("/");
+    },
+  };
+}
+
+/**
+ * Waits, as a hook process would before it exits, for what the event left
+ * running; a server whose event left something running past `LEFTOVER_MS`
+ * retires, so nothing of it can meet the next event.
+ */
+async function settle(before: number): Promise<void> {
+  const until = Date.now() + LEFTOVER_MS;
+  for (;;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (process.getActiveResourcesInfo().length <= before) return;
+    if (Date.now() >= until) return retire();
+    await new Promise<void>((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function readQuestion(path: string): ServerQuestion | null {
+  const uid = process.getuid?.();
+  const s = lstatSync(path, { throwIfNoEntry: false });
+  if (s === undefined || !s.isFile() || (uid !== undefined && s.uid !== uid)) return null;
+  if (s.size > MAX_QUESTION_BYTES) return null;
+  return parseQuestion(readFileSync(path));
+}
+
+function send(nonce: string, answer: ServerAnswer): void {
+  const ex = exchangeFiles(files, nonce);
+  try {
+    writeFileSync(ex.draftAnswer, formatAnswer(answer), { mode: 0o600 });
+    renameSync(ex.draftAnswer, ex.answer);
+  } catch {
+    // The folder went away: the hook finds the server gone and allows the stop.
+    rmSync(ex.draftAnswer, { force: true });
+  }
+}
+
+/** Claims and runs the question `nonce`; false when its hook withdrew it first. */
+async function answer(nonce: string): Promise<void> {
+  const ex = exchangeFiles(files, nonce);
+  try {
+    renameSync(ex.question, ex.claimed);
+  } catch {
+    return;
+  }
+  let question: ServerQuestion | null = null;
+  try {
+    question = readQuestion(ex.claimed);
+  } catch {}
+  rmSync(ex.claimed, { force: true });
+  if (question === null) return send(nonce, { kind: "self", why: "the question did not parse" });
+  events += 1;
+  const { answer, restore } = await run(question);
+  send(nonce, answer);
+  restore();
+  prepare(question.host);
+  if (events >= MAX_EVENTS) retire();
+}
+
+let draining: Promise<void> | null = null;
+let again = false;
+
+/** Answers every question in the folder, one at a time, until none is left. */
+function drain(): void {
+  if (draining !== null) {
+    again = true;
+    return;
+  }
+  draining = (async () => {
+    do {
+      again = false;
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch {
+        return exit();
+      }
+      for (const name of names) {
+        if (retiring) return;
+        const nonce = questionNonce(files, name);
+        if (nonce === null) continue;
+        clearTimeout(idleTimer);
+        await answer(nonce);
+        if (!retiring) idleTimer = setTimeout(exit, IDLE_MS);
+      }
+    } while (again && !retiring);
+  })().finally(() => {
+    draining = null;
+  });
+}
+
+function sweep(): void {
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(`${files.prefix}.`) || /\.(pid|start)$/.test(name)) continue;
+    const path = join(folder, name);
+    const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > STALE_MS) rmSync(path, { force: true });
+  }
+}
+
+function check(): void {
+  if (serverFolderProblem(folder) !== null) exit();
+  if (liveServer(files) !== process.pid) exit();
+  if (statSync(hookDir, { throwIfNoEntry: false }) === undefined) exit();
+  try {
+    sweep();
+  } catch {
+    exit();
+  }
+}
+
+/** Makes this process the one server of its key (the pid file, created exclusively). */
+function claimPid(): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(files.pid, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+    }
+    const other = liveServer(files);
+    if (other !== null && other !== process.pid) return false;
+    // A server that died: its pid file is ours to replace.
+    rmSync(files.pid, { force: true });
+  }
+  return false;
+}
+
+function main(): void {
+  process.chdir("/");
+  (globalThis as Record<symbol, unknown>)[RESIDENT] = true;
+  if (serverFolderProblem(folder) !== null || !claimPid()) {
+    rmSync(files.start, { force: true });
+    exit();
+  }
+  ownPid = true;
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, exit);
+  // An error no event caught: this process's state is unknown, so it serves no more.
+  process.on("uncaughtException", exit);
+  process.on("unhandledRejection", () => retire());
+  questions = watch(folder, { persistent: true }, (_event, name) => {
+    if (name !== null && questionNonce(files, String(name)) !== null) drain();
+  });
+  questions.on("error", () => exit());
+  rmSync(files.start, { force: true });
+  idleTimer = setTimeout(exit, IDLE_MS);
+  checkTimer = setInterval(check, CHECK_MS);
+  // Questions that came before the watch began.
+  drain();
+}
+
+main();

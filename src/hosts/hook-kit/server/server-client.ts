@@ -1,0 +1,188 @@
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { randomHex } from "../../../core/hash/random-hex.js";
+import { MAX_HOOK_INPUT_BYTES } from "../input-limit.js";
+import {
+  exchangeFiles,
+  liveServer,
+  privateFolderProblem,
+  type ServerFiles,
+} from "./server-files.js";
+import { formatQuestion, parseAnswer } from "./server-protocol.js";
+
+/**
+ * The hook's side of the resident server: hand it the event and print its
+ * answer. Synchronous and cheap in a new process (a few file calls; a socket's
+ * first use costs a new Node process about 3 ms). Every doubt comes back as
+ * "run it here": no server, an unusable folder, a server that does not claim
+ * the question in time (busy with another event's long check). Once the
+ * server has claimed the question, only its answer counts: a server that dies
+ * before answering leaves the event undecided, and the hook allows the stop.
+ */
+
+export type AskOutcome =
+  | { kind: "answered"; code: number; stdout: string; stderr: string }
+  /**
+   * Run the event in this process: `why` the server does not, `input` is stdin when it was read
+   * already, `start` a server after.
+   */
+  | { kind: "here"; why: string; input?: Buffer; start: boolean }
+  /** The server claimed the event and ended without answering. */
+  | { kind: "lost"; why: string };
+
+/** How long a hook waits for the server to claim its question before it runs the event itself. */
+export const CLAIM_TIMEOUT_MS = 50;
+/** The first look for the answer, and the most time between looks in the first 20 ms. */
+const FIRST_POLL_MS = 0.05;
+const FAST_POLL_MS = 0.2;
+/** How often a hook whose question was claimed checks that the server still runs. */
+const LIVENESS_MS = 100;
+
+let pause: Int32Array | undefined;
+function sleep(ms: number): void {
+  pause ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(pause, 0, 0, ms);
+}
+
+/**
+ * stdin to its end (a non-blocking descriptor is waited on), or to just past
+ * `limit` bytes: the hook's own reader then refuses it with its usual message.
+ */
+function readInput(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    let read: number;
+    try {
+      read = readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN" || code === "EWOULDBLOCK") {
+        sleep(1);
+        continue;
+      }
+      if (code === "EOF") break;
+      throw error;
+    }
+    if (read === 0) break;
+    size += read;
+    chunks.push(buffer.subarray(0, read));
+    if (size > limit) break;
+  }
+  return Buffer.concat(chunks);
+}
+
+export interface AskIo {
+  /** The hook's environment, every value defined (it is handed over as is). */
+  env: Record<string, string>;
+  cwd: string;
+  stdinFd: number;
+}
+
+export function askServer(
+  files: ServerFiles,
+  host: string,
+  args: readonly string[],
+  io: AskIo,
+  claimTimeoutMs: number = CLAIM_TIMEOUT_MS,
+): AskOutcome {
+  const problem = privateFolderProblem(files.folder);
+  // A folder not made yet is made by the start; an unsafe one is never used.
+  if (problem !== null)
+    return { kind: "here", why: problem, start: problem.endsWith("does not exist") };
+  const pid = liveServer(files);
+  if (pid === null) return { kind: "here", why: "no hook server runs", start: true };
+  const input = readInput(io.stdinFd, MAX_HOOK_INPUT_BYTES);
+  if (input.length > MAX_HOOK_INPUT_BYTES) {
+    return { kind: "here", why: "the input is too large", input, start: false };
+  }
+  const ex = exchangeFiles(files, `${process.pid}-${randomHex(4)}`);
+  try {
+    const question = formatQuestion(
+      { host, args: [...args], cwd: io.cwd, umask: process.umask(), env: io.env },
+      input,
+    );
+    // Opened, written and closed directly: `writeFileSync` costs a new process more.
+    const fd = openSync(ex.draft, "wx", 0o600);
+    try {
+      for (let done = 0; done < question.length; ) {
+        done += writeSync(fd, question, done, question.length - done);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(ex.draft, ex.question);
+  } catch (error) {
+    remove(ex.draft);
+    return {
+      kind: "here",
+      why: `the question could not be written: ${String(error)}`,
+      input,
+      start: false,
+    };
+  }
+  const start = performance.now();
+  let claimed = false;
+  let lastLook = start;
+  try {
+    for (let wait = FIRST_POLL_MS; ; ) {
+      sleep(wait);
+      // Most answers come within a few milliseconds: looked for often at first, then less.
+      wait = Math.min(claimed ? 5 : performance.now() - start < 20 ? FAST_POLL_MS : 1, wait * 2);
+      if (existsSync(ex.answer)) return readAnswer(ex.answer, input);
+      const now = performance.now();
+      if (!claimed && now - start >= claimTimeoutMs) {
+        try {
+          // Still there: the server never took it, and now it cannot.
+          unlinkSync(ex.question);
+          const why = `the hook server (pid ${pid}) did not take the event within ${claimTimeoutMs} ms`;
+          return { kind: "here", why, input, start: false };
+        } catch {
+          claimed = true;
+        }
+      }
+      if (claimed && now - lastLook >= LIVENESS_MS) {
+        lastLook = now;
+        if (liveServer(files) !== pid) {
+          if (existsSync(ex.answer)) return readAnswer(ex.answer, input);
+          return { kind: "lost", why: `the hook server (pid ${pid}) ended before it answered` };
+        }
+      }
+    }
+  } finally {
+    for (const path of [ex.draft, ex.question, ex.answer]) remove(path);
+  }
+}
+
+/** Removes `path` if it is there (`rmSync` would load a module of its own in a new process). */
+function remove(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}
+
+function readAnswer(path: string, input: Buffer): AskOutcome {
+  let text: string;
+  try {
+    const s = lstatSync(path);
+    const uid = process.getuid?.();
+    if (!s.isFile() || (uid !== undefined && s.uid !== uid)) throw new Error("not ours");
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { kind: "lost", why: "the hook server's answer could not be read" };
+  }
+  const answer = parseAnswer(text);
+  if (answer === null) return { kind: "lost", why: "the hook server's answer did not parse" };
+  if (answer.kind === "self") return { kind: "here", why: answer.why, input, start: false };
+  return { kind: "answered", code: answer.code, stdout: answer.stdout, stderr: answer.stderr };
+}
