@@ -31,6 +31,13 @@ const missing = Object.keys(HOOK_RUNNERS).filter((host) => !Object.hasOwn(HOSTS,
 if (missing.length > 0) {
   throw new Error(`bundle-hooks: add ${missing.join(", ")} to HOSTS (the host's hook runner)`);
 }
+// The hook entry's own list of them (it runs no bundle of a host it does not list).
+const { BUNDLED_HOOK_HOSTS } = await import(`${dist}hosts/hook-kit/bundled-hosts.js`);
+if ([...BUNDLED_HOOK_HOSTS].sort().join() !== Object.keys(HOSTS).sort().join()) {
+  throw new Error(
+    "bundle-hooks: BUNDLED_HOOK_HOSTS (src/hosts/hook-kit/bundled-hosts.ts) and HOSTS differ",
+  );
+}
 
 rmSync(out, { recursive: true, force: true });
 for (const [host, [runner, spec]] of Object.entries(HOSTS)) {

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomHex } from "../core/hash/random-hex.js";
+import { claimStart } from "./private-folder.js";
 import {
   exchangeFiles,
   fileProblem,
@@ -39,8 +40,6 @@ export const ASK_TIMEOUT_MS = 20;
 export const WATCHER_IDLE_MS = 30 * 60_000;
 /** How often a watcher checks that its project folder is still there. */
 export const WATCHER_CHECK_MS = 5_000;
-/** A start claim older than this is abandoned (its watcher never came up). */
-const START_STALE_MS = 10_000;
 
 export interface WatcherOptions {
   /** The watchers' folder; default `watcherFolder()`. */
@@ -139,7 +138,7 @@ export function startWatcher(options: WatcherOptions, cacheFile: string): boolea
   const main = options.main ?? defaultMain();
   if (!existsSync(main) || preparedFolder(folder) !== null) return false;
   const files = watcherFiles(folder, cacheFile);
-  if (!claim(files.start)) return false;
+  if (!claimStart(files.start)) return false;
   try {
     const child = spawn(
       process.execPath,
@@ -162,26 +161,6 @@ export function startWatcher(options: WatcherOptions, cacheFile: string): boolea
     return true;
   } catch {
     rmSync(files.start, { force: true });
-    return false;
-  }
-}
-
-function claim(path: string): boolean {
-  const body = JSON.stringify({ pid: process.pid, at: Date.now() });
-  try {
-    writeFileSync(path, body, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
-  }
-  // A claim whose watcher never came up (it died before listening).
-  const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-  if (age < START_STALE_MS) return false;
-  rmSync(path, { force: true });
-  try {
-    writeFileSync(path, body, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch {
     return false;
   }
 }

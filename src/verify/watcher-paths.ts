@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256Hex } from "../core/hash/sha256.js";
+import { folderProblem } from "./private-folder.js";
 
 /**
  * Where a project's watcher listens: a folder only this user can use, so no
@@ -21,20 +22,7 @@ export function watcherFolder(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Why `folder` may not hold a watcher's files, or null when it may. */
-export function folderProblem(folder: string, self = process.getuid?.()): string | null {
-  let s: ReturnType<typeof lstatSync>;
-  try {
-    s = lstatSync(folder);
-  } catch {
-    return `${folder} does not exist`;
-  }
-  if (s.isSymbolicLink()) return `${folder} is a symlink`;
-  if (!s.isDirectory()) return `${folder} is not a folder`;
-  if (self !== undefined && s.uid !== self) return `${folder} belongs to user ${s.uid}`;
-  if ((s.mode & 0o077) !== 0)
-    return `${folder} is open to others (mode ${(s.mode & 0o777).toString(8)})`;
-  return null;
-}
+export { folderProblem };
 
 /** Creates the watchers' folder (0700) when missing; the problem that forbids using it, or null. */
 export function preparedFolder(folder: string): string | null {

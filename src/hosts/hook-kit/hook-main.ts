@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { hookBundlePath } from "./bundle-path.js";
+import { BUNDLED_HOOK_HOSTS } from "./bundled-hosts.js";
 import { fdWriter } from "./fd-writer.js";
 import { type AskOutcome, askServer } from "./server/server-client.js";
 import { HOOK_SERVER_ENV, serverFiles, serverFolder } from "./server/server-files.js";
@@ -22,9 +23,8 @@ import { HOOK_SERVER_ENV, serverFiles, serverFolder } from "./server/server-file
 export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
   const [command, host, ...args] = argv;
   const bundle = hookBundlePath(folder, host);
-  if (command !== "hook" || host === undefined || bundle === null || !existsSync(bundle)) {
-    return null;
-  }
+  if (command !== "hook" || host === undefined || bundle === null) return null;
+  if (!BUNDLED_HOOK_HOSTS.includes(host)) return null;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env))
     if (value !== undefined) env[name] = value;
@@ -46,6 +46,8 @@ export async function runHookMain(folder: string, argv: readonly string[]): Prom
     fdWriter(2, () => process.stderr).write(outcome.stderr);
     return outcome.code;
   }
+  // A build without this host's bundle: the full CLI runs the hook, or says what is wrong.
+  if (!existsSync(bundle)) return null;
   // Imported here, not at the top: a hook the server answers never runs their modules' set-up.
   const { bundledHookProcess, loadBundle } = await import("./code-cache.js");
   const loaded = loadBundle(bundle, process.env);

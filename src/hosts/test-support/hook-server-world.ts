@@ -20,7 +20,7 @@ export interface ServerWorld {
   ): { stdout: string; stderr: string; status: number | null };
   /** The pid of the server that runs in the folder, waiting up to `ms` for one; null when none. */
   server(ms?: number): number | null;
-  /** Waits up to `ms` until no server's pid file is left and its process is gone. */
+  /** Waits up to `ms` for process `pid` to be gone; false when it still runs. */
   gone(pid: number, ms?: number): boolean;
   stop(): void;
 }

@@ -10,6 +10,7 @@ import {
   say,
   startGeminiServer,
 } from "../support/gemini-server.js";
+import { hookServerEnv } from "../support/hook-server-setup.js";
 import { hasTmux, startTui, type Tui } from "../support/tmux.js";
 import {
   type GeminiProject,
@@ -93,6 +94,7 @@ describe.runIf(hasTmux)("Gemini CLI 0.61.0, interactive: Esc after a nudge", () 
     const env = {
       HOME: project.home,
       PATH: process.env.PATH ?? "/usr/bin:/bin",
+      ...hookServerEnv(),
       TERM: "xterm-256color",
       GOOGLE_GEMINI_BASE_URL: gemini.url,
       GEMINI_API_KEY: "test-key",

@@ -147,8 +147,6 @@ function replaceEnv(env: Record<string, string | undefined>): void {
   }
 }
 
-const serverEnv = { ...process.env };
-
 /** Runs the event of `question` as its hook process would have; `restore` undoes its context. */
 async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; restore(): void }> {
   const modules = modulesFor(question.host);
@@ -210,8 +208,9 @@ async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; re
     answer: { kind: "done", code, stdout, stderr },
     // After the answer is sent: the hook does not wait for this.
     restore() {
+      // The environment stays until the next event replaces it (only what differs: little, from
+      // one event of a session to the next); nothing between events reads it.
       process.umask(mask);
-      replaceEnv(serverEnv);
       process.chdir("/");
     },
   };
@@ -274,34 +273,41 @@ async function answer(nonce: string): Promise<void> {
 }
 
 let draining: Promise<void> | null = null;
-let again = false;
+/** Questions the folder's watch named, not yet answered. */
+const heard = new Set<string>();
+/** Whether to look through the whole folder once `heard` is empty (at start, and at each check). */
+let rescan = true;
 
-/** Answers every question in the folder, one at a time, until none is left. */
+/** Answers the questions heard (and, when asked for, all in the folder), one at a time. */
 function drain(): void {
-  if (draining !== null) {
-    again = true;
-    return;
-  }
+  if (draining !== null) return;
   draining = (async () => {
-    do {
-      again = false;
-      let names: string[];
-      try {
-        names = readdirSync(folder);
-      } catch {
-        return exit();
+    while (!retiring) {
+      const next = heard.values().next();
+      if (next.done === true) {
+        if (!rescan) return;
+        rescan = false;
+        let names: string[];
+        try {
+          names = readdirSync(folder);
+        } catch {
+          return exit();
+        }
+        for (const name of names) {
+          const nonce = questionNonce(files, name);
+          if (nonce !== null) heard.add(nonce);
+        }
+        continue;
       }
-      for (const name of names) {
-        if (retiring) return;
-        const nonce = questionNonce(files, name);
-        if (nonce === null) continue;
-        clearTimeout(idleTimer);
-        await answer(nonce);
-        if (!retiring) idleTimer = setTimeout(exit, IDLE_MS);
-      }
-    } while (again && !retiring);
+      heard.delete(next.value);
+      clearTimeout(idleTimer);
+      await answer(next.value);
+      if (!retiring) idleTimer = setTimeout(exit, IDLE_MS);
+    }
   })().finally(() => {
     draining = null;
+    // A question heard as the loop ended.
+    if (!retiring && (heard.size > 0 || rescan)) drain();
   });
 }
 
@@ -323,6 +329,9 @@ function check(): void {
   } catch {
     exit();
   }
+  // A question whose event the watch did not deliver.
+  rescan = true;
+  drain();
 }
 
 /** Makes this process the one server of its key (the pid file, created exclusively). */
@@ -355,7 +364,10 @@ function main(): void {
   process.on("uncaughtException", exit);
   process.on("unhandledRejection", () => retire());
   questions = watch(folder, { persistent: true }, (_event, name) => {
-    if (name !== null && questionNonce(files, String(name)) !== null) drain();
+    const nonce = name === null ? null : questionNonce(files, String(name));
+    if (nonce === null) return;
+    heard.add(nonce);
+    drain();
   });
   questions.on("error", () => exit());
   rmSync(files.start, { force: true });

@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, readFileSync, statfsSync } from "node:fs";
+import { mkdirSync, readFileSync, statfsSync } from "node:fs";
+import { folderProblem } from "../../../verify/private-folder.js";
 
 /**
  * Where the resident hook server and its hooks meet: a folder only this user
@@ -51,20 +52,7 @@ export function serverFolderProblem(folder: string, self = process.getuid?.()): 
 }
 
 /** Why `folder` is not a real folder of this user's, closed to others, or null. */
-export function privateFolderProblem(folder: string, self = process.getuid?.()): string | null {
-  let s: ReturnType<typeof lstatSync>;
-  try {
-    s = lstatSync(folder);
-  } catch {
-    return `${folder} does not exist`;
-  }
-  if (s.isSymbolicLink()) return `${folder} is a symlink`;
-  if (!s.isDirectory()) return `${folder} is not a folder`;
-  if (self !== undefined && s.uid !== self) return `${folder} belongs to user ${s.uid}`;
-  if ((s.mode & 0o077) !== 0)
-    return `${folder} is open to others (mode ${(s.mode & 0o777).toString(8)})`;
-  return null;
-}
+export const privateFolderProblem = folderProblem;
 
 /** Why `folder` is not on a file system in memory (tmpfs, ramfs), or null. */
 export function inMemoryProblem(folder: string): string | null {
@@ -176,15 +164,20 @@ export function questionNonce(files: ServerFiles, name: string): string | null {
 /** The script of the server process; its name is how a live server is told from a reused pid. */
 export const SERVER_SCRIPT = "hook-server-main.js";
 
-/** The pid in the pid file when it is a live server of ours, else null. */
-export function liveServer(files: ServerFiles): number | null {
-  let pid: number;
+/** The pid the pid file names, or null when there is none. */
+export function serverPid(files: ServerFiles): number | null {
   try {
-    pid = Number(readFileSync(files.pid, "utf8").split("\n")[0]);
+    const pid = Number(readFileSync(files.pid, "utf8").split("\n")[0]);
+    return pid > 0 ? pid : null;
   } catch {
     return null;
   }
-  if (!(pid > 0)) return null;
+}
+
+/** The pid in the pid file when it is a live server of ours (not a process that reused its id). */
+export function liveServer(files: ServerFiles): number | null {
+  const pid = serverPid(files);
+  if (pid === null) return null;
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(SERVER_SCRIPT) ? pid : null;
   } catch {

@@ -1,6 +1,7 @@
-import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { claimStart } from "../../../verify/private-folder.js";
 import {
   DEFAULT_IDLE_MS,
   prepareServerFolder,
@@ -11,9 +12,6 @@ import {
 
 // Through require, on first use: most hook processes never start a server.
 const require = createRequire(import.meta.url);
-
-/** A start claim older than this is abandoned (its server never came up). */
-const START_STALE_MS = 10_000;
 
 /** The server's script beside the hook bundles (`dist/hook/../hosts/hook-kit/server/`). */
 export function serverScript(hookDir: string): string {
@@ -29,7 +27,7 @@ export function serverScript(hookDir: string): string {
 export function startServer(files: ServerFiles, env: Record<string, string | undefined>): boolean {
   const script = serverScript(files.hookDir);
   if (!existsSync(script) || prepareServerFolder(files.folder) !== null) return false;
-  if (!claim(files.start)) return false;
+  if (!claimStart(files.start)) return false;
   try {
     const { spawn } = require("node:child_process") as typeof import("node:child_process");
     const idle = Number(env[SERVER_IDLE_ENV]);
@@ -47,25 +45,6 @@ export function startServer(files: ServerFiles, env: Record<string, string | und
     return true;
   } catch {
     rmSync(files.start, { force: true });
-    return false;
-  }
-}
-
-function claim(path: string): boolean {
-  const body = JSON.stringify({ pid: process.pid, at: Date.now() });
-  try {
-    writeFileSync(path, body, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
-  }
-  const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-  if (age < START_STALE_MS) return false;
-  rmSync(path, { force: true });
-  try {
-    writeFileSync(path, body, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch {
     return false;
   }
 }
