@@ -100,6 +100,18 @@ describe("projectNearestLimit", () => {
     ).toEqual({ limit: "nudges", ms: 0 });
   });
 
+  it("projects no limit for a rate too small to reach it in any representable time", () => {
+    // 1.5e-319 tokens a minute is a denormal: a limit divided by it is Infinity.
+    expect(
+      projectNearestLimit(
+        episode({ tokens: 0 }),
+        { tokensPerMinute: 1.48225e-319, nudgesPerMinute: 0, usdPerHour: null },
+        { ...NO_LIMITS, maxTokens: 1 },
+        0,
+      ),
+    ).toBeNull();
+  });
+
   const limit = fc.option(fc.integer({ min: 1, max: 1_000_000 }), { nil: 0 });
   const arbitrary = fc.record({
     startedAt: fc.integer({ min: 0, max: 1_000_000 }),

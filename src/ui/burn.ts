@@ -114,8 +114,11 @@ export function projectNearestLimit(
 ): Projection | null {
   const candidates: Projection[] = [];
   const consider = (limit: LimitName, left: number, perMs: number) => {
-    if (left <= 0) candidates.push({ limit, ms: 0 });
-    else if (perMs > 0 && Number.isFinite(perMs)) candidates.push({ limit, ms: left / perMs });
+    if (left <= 0) return void candidates.push({ limit, ms: 0 });
+    // A rate so small that the limit lies beyond any representable time (a denormal rate gives
+    // Infinity) is no limit the episode will reach.
+    const ms = perMs > 0 ? left / perMs : Number.POSITIVE_INFINITY;
+    if (Number.isFinite(ms)) candidates.push({ limit, ms });
   };
   if (limited(limits.maxAutoTurns)) {
     consider("nudges", limits.maxAutoTurns - episode.autoTurns, rate.nudgesPerMinute / 60_000);
