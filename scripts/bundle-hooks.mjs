@@ -92,7 +92,23 @@ for (const [host, [runner, spec]] of Object.entries(HOSTS)) {
 }
 
 // The command hooks run (`dist/hook/main.cjs hook <host>`): CommonJS, so a hook process never
-// starts Node's ES module loader.
+// starts Node's ES module loader. It holds only what a hook the resident server answers runs;
+// the rest (running the event here, starting a server) is `local.cjs`, required when needed.
+const LOCAL = `${dist}hosts/hook-kit/hook-local.js`;
+/** How main.cjs names local.cjs until the build turns the import into a require. */
+const LOCAL_ID = "./local.cjs";
+/** Packages and Node's own modules stay requires; so does local.cjs from main.cjs. */
+function externals(local) {
+  return {
+    name: "hook-externals",
+    resolveId(source, importer) {
+      if (!source.startsWith(".") && !source.startsWith("/")) return { id: source, external: true };
+      const absolute = importer?.startsWith("/") ? resolve(dirname(importer), source) : source;
+      if (local && absolute === LOCAL) return { id: LOCAL_ID, external: true };
+      return null;
+    },
+  };
+}
 await build({
   input: ENTRY,
   platform: "node",
@@ -101,10 +117,7 @@ await build({
     {
       name: "hook-main",
       resolveId(source) {
-        if (source === ENTRY) return ENTRY;
-        if (!source.startsWith(".") && !source.startsWith("/"))
-          return { id: source, external: true };
-        return null;
+        return source === ENTRY ? ENTRY : null;
       },
       load(id) {
         if (id !== ENTRY) return null;
@@ -114,8 +127,16 @@ await build({
         ].join("\n");
       },
     },
+    externals(true),
   ],
   output: { file: `${out}/main.cjs`, format: "cjs", codeSplitting: false, comments: false },
+});
+await build({
+  input: LOCAL,
+  platform: "node",
+  logLevel: "warn",
+  plugins: [externals(false)],
+  output: { file: `${out}/local.cjs`, format: "cjs", codeSplitting: false, comments: false },
 });
 
 /**
@@ -150,11 +171,26 @@ function makeLazy(file, code, ids) {
   return `${LAZY_HELPER}\n${out}`;
 }
 
-// The hook entry: what a hook the resident server answers never uses (the code cache's loader,
-// the server's start) is set up on first use, and so are the Node modules only those need.
+// The hook entry: its import of local.cjs becomes a require (an import() would start the ES
+// module loader), and the Node modules only the CLI's fallback uses are loaded on first use.
 {
   const file = `${out}/main.cjs`;
-  writeFileSync(file, makeLazy(file, readFileSync(file, "utf8"), ["node:module", "node:url"]));
+  let code = readFileSync(file, "utf8");
+  const dynamic = /\bimport\((["'])\.\/local\.cjs\1\)/g;
+  if (!dynamic.test(code)) throw new Error(`${file}: no import of ${LOCAL_ID} to make a require`);
+  code = code.replace(
+    dynamic,
+    `Promise.resolve().then(() => require(${JSON.stringify(LOCAL_ID)}))`,
+  );
+  if (/(?<![\w$.])import\((["'])\.\//.test(code)) {
+    throw new Error(`${file}: a relative import() is left, which would start the ES module loader`);
+  }
+  writeFileSync(file, makeLazy(file, code, ["node:path", "node:url"]));
+}
+// local.cjs: the code cache's loader and the server's start, with what only those load.
+{
+  const file = `${out}/local.cjs`;
+  writeFileSync(file, makeLazy(file, readFileSync(file, "utf8"), ["node:child_process"]));
 }
 
 for (const host of Object.keys(HOSTS)) {

@@ -101,6 +101,8 @@ describe("the packed package", () => {
   it("has the hook command and each host's hook bundle the build makes", () => {
     const bundles = [
       "dist/hook/main.cjs",
+      // What main.cjs requires when the resident server does not answer.
+      "dist/hook/local.cjs",
       ...["claude-code", "codex", "copilot", "gemini", "qwen"].map(
         (host) => `dist/hook/${host}.cjs`,
       ),

@@ -542,7 +542,7 @@ async function hookRows(runs: number): Promise<void> {
   }
 
   say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
-  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 10));
+  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 30));
   const codexHook = hookRuns.map((r) => r.codex);
   const claudeHook = hookRuns.map((r) => r.claudeCode);
   add(msRow("hook.codex.stop.p50_ms", codexHook));

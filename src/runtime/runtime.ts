@@ -197,6 +197,32 @@ export interface RunIdleOptions {
    * `turnEnded` would have, so one idle is one write.
    */
   outcome?: TurnEnd;
+  /**
+   * The host's whole list as it is at this idle, for hosts that keep the list
+   * themselves and are read at a stop (Copilot CLI's todos table): stored in
+   * the decision's own transaction, as `setTodos` would store it, and decided
+   * on. One write instead of two, and the list and the decision on it land
+   * together or not at all.
+   */
+  todos?: Todo[] | TodoList;
+}
+
+/** The stored list `todos` replaces, or null when it is the same list (nothing to write). */
+type ListReplacement = (stored: TodoList) => TodoList | null;
+
+/**
+ * How a host's list replaces the stored one. Through the parser: a host's
+ * malformed entry is dropped, never trusted. Hosts resend their whole list on
+ * every idle; the same list is not written again.
+ */
+function listReplacement(todos: Todo[] | TodoList): ListReplacement {
+  const list = parseTodoList(Array.isArray(todos) ? { ...emptyList(), todos } : todos);
+  const text = JSON.stringify([list.todos, list.phases]);
+  return (stored) => {
+    const nextId = Math.max(list.nextId, stored.nextId);
+    const same = nextId === stored.nextId && text === JSON.stringify([stored.todos, stored.phases]);
+    return same ? null : { ...list, nextId };
+  };
 }
 
 /**
@@ -421,19 +447,12 @@ export class ContinuationRuntime {
 
   /** Replaces the list, for hosts that own the todo list themselves (Claude Code, OpenCode). */
   async setTodos(scope: Scope, todos: Todo[] | TodoList): Promise<void> {
-    const next = Array.isArray(todos) ? { ...emptyList(), todos } : todos;
-    // Through the parser: a host's malformed entry is dropped, never trusted.
-    const list = parseTodoList(next);
-    const text = JSON.stringify([list.todos, list.phases]);
+    const replace = listReplacement(todos);
     await this.store.transact(scope, (snap) => {
-      const nextId = Math.max(list.nextId, snap.todos.nextId);
-      // Hosts resend their whole list on every idle; the same list is not written again.
-      const same =
-        nextId === snap.todos.nextId &&
-        text === JSON.stringify([snap.todos.todos, snap.todos.phases]);
+      const list = replace(snap.todos);
       const state = this.#withProject(snap.state);
       return {
-        ...(same ? {} : { todos: { ...list, nextId } }),
+        ...(list === null ? {} : { todos: list }),
         ...(state === snap.state ? {} : { state }),
         result: undefined,
       };
@@ -563,14 +582,18 @@ export class ContinuationRuntime {
     signals: HostSignals,
     outcome: TurnEnd | undefined,
     verify: VerifyOptions | null,
+    replace: ListReplacement | null,
   ): Promise<CheckResult | null> {
     if (verify === null) return null;
     const now = this.#now();
     const stored = await this.store.read(scope);
-    const snap =
-      outcome === undefined
-        ? stored
-        : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
+    // The list the decision will see: the one this idle brings, when it brings one.
+    const list = replace?.(stored.todos) ?? null;
+    const snap = {
+      ...stored,
+      ...(list === null ? {} : { todos: list }),
+      ...(outcome === undefined ? {} : { state: this.#recordOutcome(stored.state, outcome, now) }),
+    };
     const { due } = this.#decide(snap, signals, now, undefined, null, verify);
     if (due !== "finished" && due !== "with-nudge") return null;
     const { settings, cwd, cacheDir, check = verifyProject } = verify;
@@ -620,15 +643,20 @@ export class ContinuationRuntime {
       typeof options.signals === "function" ? await options.signals() : (options.signals ?? {});
     const trigger = options.trigger ?? "idle";
     const { outcome } = options;
+    const replace = options.todos === undefined ? null : listReplacement(options.todos);
     const verify = options.verify === undefined ? this.#verify : options.verify;
-    const check = await this.#checkIfDue(scope, signals, outcome, verify);
+    const check = await this.#checkIfDue(scope, signals, outcome, verify, replace);
     const now = this.#now();
     const notify = this.#notify;
     const { decision, nudge, entry, notifications } = await this.store.transact(scope, (stored) => {
-      const snap =
-        outcome === undefined
-          ? stored
-          : { ...stored, state: this.#recordOutcome(stored.state, outcome, now) };
+      const list = replace?.(stored.todos) ?? null;
+      const snap = {
+        ...stored,
+        ...(list === null ? {} : { todos: list }),
+        ...(outcome === undefined
+          ? {}
+          : { state: this.#recordOutcome(stored.state, outcome, now) }),
+      };
       const made = this.#decide(snap, signals, now, options.preview, check, verify);
       const entry = decisionLogEntry(made.decision, made.summary, made.nudge, trigger, now);
       const note = made.due === "finished" || made.due === "with-nudge" ? checkNote(check) : null;
@@ -652,6 +680,7 @@ export class ContinuationRuntime {
         entry.note = entry.note === undefined ? sent : `${entry.note}; ${sent}`;
       }
       return {
+        ...(list === null ? {} : { todos: list }),
         state: this.#withProject(notified.state),
         log: [entry],
         result: { ...made, entry, notifications: notified.notifications },

@@ -70,10 +70,11 @@ export async function handleCopilotEvent(
       stderr: ["todo-continuation: agentStop without transcriptPath; no nudge"],
     };
   }
-  await storeTodos(readCopilotTodos(event.transcriptPath), scope, runtime, options.store);
+  const todos = readCopilotTodos(event.transcriptPath);
   const project = options.project?.() ?? null;
   if (project?.problem != null) {
-    // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
+    // The limits the user wrote are unknown: record the list and the turn, nudge nothing, say why.
+    await storeTodos(todos, scope, runtime, options.store);
     await runtime.turnEnded(scope, { stopReason: "stop" });
     await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
     return {
@@ -87,6 +88,8 @@ export async function handleCopilotEvent(
   const result = await runtime.runIdle(scope, {
     trigger: "stop-hook",
     outcome: { stopReason: "stop" },
+    // Stored with the decision, in its one write (the same list is not written again).
+    todos,
     deliver: async (nudge) => {
       await noteNudge(options.storeRoot, HOST, event.sessionId, nudge.text);
       stdout = blockDecision(nudge.text);

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CODE_CACHE_ENV, codeCacheDir, loadBundle } from "./code-cache.js";
+import { CODE_CACHE_ENV, codeCacheDir, compileBundle, loadBundle } from "./code-cache.js";
 
 /** The built module: each load runs in a new process, as a hook's does (V8 keeps what one compiled). */
 const BUILT = new URL("../../../dist/hosts/hook-kit/code-cache.js", import.meta.url).href;
@@ -181,5 +181,29 @@ describe("loadBundle", () => {
     }
     // Line 1 is the build id, line 2 opens the function, line 3 throws.
     expect(stack).toContain(`${bundle}:3:`);
+  });
+});
+
+describe("compileBundle", () => {
+  it("gives every instance its own module state, from one compiled wrapper", () => {
+    const { bundle } = fixture(
+      "let count = 0; const seen = []; exports.bump = (x) => { count += 1; seen.push(x); return [count, seen.length]; };",
+    );
+    const compiled = compileBundle(bundle, readFileSync(bundle, "utf8"));
+    const instances = Array.from({ length: 50 }, () => compiled.instantiate());
+    // Each instance's state starts at nothing, however often the others ran.
+    for (let round = 1; round <= 3; round++) {
+      for (const instance of instances) {
+        expect((instance.bump as (x: number) => number[])(round)).toEqual([round, round]);
+      }
+    }
+    const fresh = compiled.instantiate();
+    expect((fresh.bump as (x: number) => number[])(0)).toEqual([1, 1]);
+  });
+
+  it("keeps each instance's exports apart", () => {
+    const { bundle } = fixture("exports.made = {};");
+    const compiled = compileBundle(bundle, readFileSync(bundle, "utf8"));
+    expect(compiled.instantiate().made).not.toBe(compiled.instantiate().made);
   });
 });

@@ -155,14 +155,18 @@ function loads(
 
 describe("the build bundles the hook process", () => {
   it("writes the hook command and one file per host with hooks, requiring only Node's own modules", () => {
+    // main.cjs is what a hook the resident server answers runs; local.cjs, which it requires
+    // otherwise, runs the host's bundle in the hook's own process.
     expect(readdirSync(BUNDLE).sort()).toEqual(
-      ["main.cjs", ...Object.keys(HOOK_RUNNERS).map((host) => `${host}.cjs`)].sort(),
+      ["main.cjs", "local.cjs", ...Object.keys(HOOK_RUNNERS).map((host) => `${host}.cjs`)].sort(),
     );
     for (const file of readdirSync(BUNDLE)) {
       const text = readFileSync(join(BUNDLE, file), "utf8");
       const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string);
-      expect(required.filter((spec) => !spec.startsWith("node:") && spec !== "url")).toEqual([]);
-      if (file === "main.cjs") continue;
+      // Node's own modules, and main.cjs's local.cjs beside it.
+      const own = file === "main.cjs" ? ["./local.cjs"] : [];
+      expect(required.filter((spec) => !spec.startsWith("node:") && spec !== "url")).toEqual(own);
+      if (file === "main.cjs" || file === "local.cjs") continue;
       // Named by its build, for the code cache; the one ES module it may load is the PostgreSQL
       // store, when a database is named (Copilot's hook requires node:sqlite only for a
       // database its own reader does not read).
@@ -242,7 +246,7 @@ describe("every hook entry runs the bundle and loads only what a hook needs", ()
         "hosts/hook-kit/private-cache.js",
         "core/hash/random-hex.js",
       ];
-      expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? [] : esm)].sort());
+      expect(files).toEqual([entry, ...(entry.endsWith(".cjs") ? ["hook/local.cjs"] : esm)].sort());
       expect(cached).toEqual([expect.stringMatching(new RegExp(`^${host}-[0-9a-f]+-v[\\d.]+-`))]);
       // No process spawning, crypto, promise-based fs (it starts libuv's thread pool), sockets,
       // streams or `parseArgs`: a stop needs none, and each costs start-up time.

@@ -31,6 +31,7 @@ describe("fdWriter", () => {
     const out = fdWriter(fd, () => stream);
     const texts = ['{"decision":"block"}\n', "é ✓ 🙂\n", "x".repeat(200_000)];
     for (const text of texts) expect(out.write(text)).toBe(true);
+    expect(out.direct).toBe(true);
     closeSync(fd);
     expect(readFileSync(join(dir, "out"), "utf8")).toBe(texts.join(""));
     expect(got).toEqual([]);
@@ -47,7 +48,10 @@ describe("fdWriter", () => {
       return Math.min(5, length);
     }) as unknown as typeof writeSync;
     const out = fdWriter(1, () => stream, write);
+    expect(out.direct).toBe(true);
     out.write("hello, world\n");
+    // The stream may hold bytes yet: the process must not end before it drains.
+    expect(out.direct).toBe(false);
     out.write("second\n");
     expect(written.join("") + got.join("")).toBe("hello, world\nsecond\n");
     expect(got).toEqual([", world\n", "second\n"]);

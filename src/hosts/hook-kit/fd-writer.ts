@@ -5,6 +5,12 @@ export interface TextWriter {
   write(text: string): unknown;
 }
 
+/** A writer that tells whether all it was given is written (nothing waits in a stream). */
+export interface FdWriter extends TextWriter {
+  /** True until a write had to go through the stream, whose bytes may still be queued. */
+  readonly direct: boolean;
+}
+
 /**
  * Writes to file descriptor `fd` directly, and to `stream()` only when that
  * cannot be done (a non-blocking pipe that is full). `process.stdout` on a pipe
@@ -23,9 +29,12 @@ export function fdWriter(
   fd: number,
   stream: () => ByteWriter,
   write: typeof writeSync = writeSync,
-): TextWriter {
+): FdWriter {
   let fallback: ByteWriter | null = null;
   return {
+    get direct() {
+      return fallback === null;
+    },
     write(text: string) {
       if (fallback !== null) return fallback.write(text);
       const bytes = Buffer.from(text, "utf8");

@@ -1,11 +1,10 @@
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { hookBundlePath } from "./bundle-path.js";
 import { BUNDLED_HOOK_HOSTS } from "./bundled-hosts.js";
 import { fdWriter } from "./fd-writer.js";
 import { type AskOutcome, askServer } from "./server/server-client.js";
-import { HOOK_SERVER_ENV, serverFiles, serverFolder } from "./server/server-files.js";
+import { serverFiles, serverFolder } from "./server/server-files.js";
 
 /**
  * The command every hook host runs: `node dist/hook/main.cjs hook <host> [options]`.
@@ -13,23 +12,34 @@ import { HOOK_SERVER_ENV, serverFiles, serverFolder } from "./server/server-file
  * The build bundles this file into CommonJS next to the hosts' bundles: a CommonJS
  * entry spares a hook process Node's ES module loader (some ten milliseconds of
  * its start-up). When the resident hook server runs (`server/`), the event is
- * handed to it and its answer printed; else the host's bundle runs here, from
- * V8's code cache, and a server is started for the events after. A host without
- * a bundle (none, or one without hooks) goes to the full CLI, which runs the
- * unbundled hook or says which hosts there are.
+ * handed to it and its answer printed, and nothing else is loaded: this file is
+ * all a hook the server answers reads and compiles, so it holds that path only.
+ * Otherwise `hook-local.ts` (`dist/hook/local.cjs`) runs the host's bundle here
+ * and starts a server for the events after. A host without a bundle (none, or
+ * one without hooks) goes to the full CLI, which runs the unbundled hook or says
+ * which hosts there are.
  */
 
 /** Runs `argv` (`hook <host> [options]`) here; null when the full CLI must take it. */
 export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
-  const [command, host, ...args] = argv;
-  const bundle = hookBundlePath(folder, host);
-  if (command !== "hook" || host === undefined || bundle === null) return null;
-  if (!BUNDLED_HOOK_HOSTS.includes(host)) return null;
+  const command = argv[0];
+  const host = argv[1];
+  // A host the build bundled has a name fit for a file name (the list is checked at build).
+  if (command !== "hook" || host === undefined || !BUNDLED_HOOK_HOSTS.includes(host)) return null;
+  // An absolute folder (the entry's own) is joined as text: what a hook the server answers runs
+  // is kept to the least, since each function's first call costs a new process its compile.
+  const bundle = folder.startsWith("/") ? `${folder}/${host}.cjs` : hookBundlePath(folder, host);
+  if (bundle === null) return null;
+  const args = argv.slice(2);
+  // One pass over `process.env` (each of whose reads is a call into Node): the server's key and
+  // the question read this copy.
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env))
+  for (const name in process.env) {
+    const value = process.env[name];
     if (value !== undefined) env[name] = value;
+  }
   // `--help` is answered without reading stdin, which a caller may leave open: here, at once.
-  const help = args.some((arg) => arg === "--help" || arg === "-h");
+  const help = args.includes("--help") || args.includes("-h");
   const serverDir = help ? null : serverFolder(env);
   const files = serverDir === null ? null : serverFiles(serverDir, folder, env);
   let outcome: AskOutcome = { kind: "here", why: "the hook server is off", start: false };
@@ -42,32 +52,19 @@ export async function runHookMain(folder: string, argv: readonly string[]): Prom
     }
   }
   if (outcome.kind === "answered") {
-    fdWriter(1, () => process.stdout).write(outcome.stdout);
-    fdWriter(2, () => process.stderr).write(outcome.stderr);
+    const stdout = fdWriter(1, () => process.stdout);
+    const stderr = fdWriter(2, () => process.stderr);
+    stdout.write(outcome.stdout);
+    stderr.write(outcome.stderr);
+    // Everything is said and nothing else runs: the process ends here, without the teardown of
+    // Node's heap and modules that a natural exit does (about half a millisecond of the hook).
+    // Output still queued in a stream (a full pipe) waits for the natural exit.
+    if (stdout.direct && stderr.direct) process.exit(outcome.code);
     return outcome.code;
   }
-  // A build without this host's bundle: the full CLI runs the hook, or says what is wrong.
-  if (!existsSync(bundle)) return null;
-  // Imported here, not at the top: a hook the server answers never runs their modules' set-up.
-  const { bundledHookProcess, loadBundle } = await import("./code-cache.js");
-  const loaded = loadBundle(bundle, process.env);
-  const fail = loaded.exports.writeHookFailure as (reason: unknown) => void;
-  if (outcome.kind === "lost") {
-    // Claimed and never answered: whether the event was recorded is unknown, so nothing is decided.
-    fail(new Error(outcome.why));
-    return 0;
-  }
-  if (env[HOOK_SERVER_ENV] === "require") {
-    // For checks of the server itself: an event it did not answer is not run here either.
-    if (outcome.start && files !== null)
-      (await import("./server/server-start.js")).startServer(files, env);
-    fail(new Error(`the hook server did not answer: ${outcome.why}`));
-    return 0;
-  }
-  const code = await bundledHookProcess(loaded)(host, args, outcome.input?.toString("utf8"));
-  if (outcome.start && files !== null)
-    (await import("./server/server-start.js")).startServer(files, env);
-  return code;
+  // Loaded here, not at the top: a hook the server answers never reads its file.
+  const { runHookHere } = await import("./hook-local.js");
+  return runHookHere({ bundle, host, args, env, files, outcome });
 }
 
 /** Runs the process: the hook when it has a bundle, else the CLI (`dist/cli/main.js`). */

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "../../core/hash/sha256.js";
 
@@ -7,6 +7,9 @@ import { sha256Hex } from "../../core/hash/sha256.js";
  * user prompt. The hook notes the nudge's hash, in the store's folder, before
  * it answers; the prompt that matches the note is then known as ours, not the
  * user's (which would reset the budget on every nudge). One note per session.
+ * The file calls are synchronous: each is one small call on a local disk, and
+ * the promise versions' round trips through libuv's thread pool cost a blocked
+ * stop more than the calls themselves (a millisecond and more on a busy machine).
  */
 
 const hash = (text: string) => sha256Hex(text);
@@ -17,15 +20,19 @@ const notePath = (dir: string, host: string, sessionId: string) =>
 /** Notes `text` as the nudge just sent to `sessionId`. */
 export async function noteNudge(dir: string, host: string, sessionId: string, text: string) {
   const path = notePath(dir, host, sessionId);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, hash(text));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, hash(text));
 }
 
 /** Whether `prompt` is the nudge last noted for `sessionId`; the note is used up either way. */
 export async function isNotedNudge(dir: string, host: string, sessionId: string, prompt: string) {
   const path = notePath(dir, host, sessionId);
-  const noted = await readFile(path, "utf8").catch(() => null);
-  if (noted === null) return false;
-  await rm(path, { force: true });
+  let noted: string;
+  try {
+    noted = readFileSync(path, "utf8");
+  } catch {
+    return false;
+  }
+  rmSync(path, { force: true });
   return noted === hash(prompt);
 }

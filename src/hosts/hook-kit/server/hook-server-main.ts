@@ -6,6 +6,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  unlinkSync,
   watch,
   writeFileSync,
 } from "node:fs";
@@ -53,6 +54,8 @@ const CHECK_MS = 2_000;
 const STALE_MS = 60_000;
 /** A server that ran this many events makes way for a new one (memory V8 keeps for code). */
 const MAX_EVENTS = 5_000;
+/** How long after an answer the next event's modules are set up (a hook exits meanwhile). */
+const PREPARE_DELAY_MS = 15;
 /** How long an event's leftovers (timers, children, file calls) may run on before the server retires. */
 const LEFTOVER_MS = 2_000;
 
@@ -262,13 +265,18 @@ async function answer(nonce: string): Promise<void> {
   try {
     question = readQuestion(ex.claimed);
   } catch {}
-  rmSync(ex.claimed, { force: true });
+  try {
+    // Not `rmSync`: its checks cost more than the unlink.
+    unlinkSync(ex.claimed);
+  } catch {}
   if (question === null) return send(nonce, { kind: "self", why: "the question did not parse" });
   events += 1;
   const { answer, restore } = await run(question);
   send(nonce, answer);
   restore();
-  prepare(question.host);
+  // Later, not now: the hook that was answered is exiting, and on a machine of few cores the
+  // next instance's set-up would take its time from that exit.
+  setTimeout(() => prepare(question.host), PREPARE_DELAY_MS);
   if (events >= MAX_EVENTS) retire();
 }
 

@@ -434,6 +434,32 @@ describe("a hook handing an event to the server", () => {
     }
   });
 
+  it("loads nothing but its entry when the server answers", () => {
+    // NODE_DEBUG=module names every module a process loads through require.
+    const w = world({ NODE_DEBUG: "module" });
+    const dir = join(tempDir(), "store");
+    const event = JSON.stringify({
+      session_id: "s-entry",
+      hook_event_name: "UserPromptSubmit",
+      cwd: "/tmp",
+      prompt: "go",
+      transcript_path: "/tmp/none.jsonl",
+    });
+    const alone = w.hook(["claude-code", "--dir", dir], event);
+    // The first event runs here (and starts the server): the hook's local part and the bundle load.
+    expect(alone.stderr).toContain("local.cjs");
+    expect(w.server()).not.toBeNull();
+    const served = w.hook(["claude-code", "--dir", dir], event, {
+      env: { TODO_CONTINUATION_HOOK_SERVER: "require" },
+    });
+    expect(served.status).toBe(0);
+    expect(served.stderr).not.toContain("did not answer");
+    const loaded = served.stderr
+      .split("\n")
+      .filter((line) => line.includes("Module._load REQUEST"));
+    expect(loaded.map((line) => line.replace(/^.*REQUEST (\S+).*$/, "$1"))).toEqual(["node:fs"]);
+  });
+
   it("reads the answer of nothing but a whole, own file", () => {
     const w = world();
     const fake = fakeServer(w);

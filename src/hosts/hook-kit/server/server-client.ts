@@ -1,9 +1,7 @@
 import {
   closeSync,
   existsSync,
-  lstatSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   unlinkSync,
@@ -18,7 +16,7 @@ import {
   type ServerFiles,
   serverPid,
 } from "./server-files.js";
-import { formatQuestion, parseAnswer } from "./server-protocol.js";
+import { parseAnswer, questionHeader } from "./server-protocol.js";
 
 /**
  * The hook's side of the resident server: hand it the event and print its
@@ -55,17 +53,23 @@ function sleep(ms: number): void {
 }
 
 /**
- * stdin to its end (a non-blocking descriptor is waited on), or to just past
+ * `fd` to its end (a non-blocking descriptor is waited on), or to just past
  * `limit` bytes: the hook's own reader then refuses it with its usual message.
+ * Into one buffer of `capacity` bytes, doubled when full: a hook's event and
+ * an answer fit the first (each allocation costs a new process time).
  */
-function readInput(fd: number, limit: number): Buffer {
-  const chunks: Buffer[] = [];
+function readInput(fd: number, limit: number, capacity = 64 * 1024): Buffer {
+  let buffer = Buffer.allocUnsafe(capacity);
   let size = 0;
   for (;;) {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    if (size === buffer.length) {
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, size);
+      buffer = larger;
+    }
     let read: number;
     try {
-      read = readSync(fd, buffer, 0, buffer.length, null);
+      read = readSync(fd, buffer, size, buffer.length - size, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EAGAIN" || code === "EWOULDBLOCK") {
@@ -77,10 +81,9 @@ function readInput(fd: number, limit: number): Buffer {
     }
     if (read === 0) break;
     size += read;
-    chunks.push(buffer.subarray(0, read));
     if (size > limit) break;
   }
-  return Buffer.concat(chunks);
+  return buffer.subarray(0, size);
 }
 
 export interface AskIo {
@@ -102,7 +105,7 @@ export function askServer(
   if (problem !== null)
     return { kind: "here", why: problem, start: problem.endsWith("does not exist") };
   // The pid file alone: whether its process is a server is asked only when it does not answer.
-  const pid = serverPid(files);
+  const pid = serverPid(files, (path) => readSmall(path, 64));
   if (pid === null) return { kind: "here", why: "no hook server runs", start: true };
   const input = readInput(io.stdinFd, MAX_HOOK_INPUT_BYTES);
   if (input.length > MAX_HOOK_INPUT_BYTES) {
@@ -110,16 +113,15 @@ export function askServer(
   }
   const ex = exchangeFiles(files, `${process.pid}-${randomHex(4)}`);
   try {
-    const question = formatQuestion(
-      { host, args: [...args], cwd: io.cwd, umask: process.umask(), env: io.env },
-      input,
+    const header = Buffer.from(
+      questionHeader({ host, args: [...args], cwd: io.cwd, umask: process.umask(), env: io.env }),
     );
-    // Opened, written and closed directly: `writeFileSync` costs a new process more.
+    // Opened, written and closed directly (`writeFileSync` costs a new process more); the header
+    // and stdin each as they are, not copied into one buffer.
     const fd = openSync(ex.draft, "wx", 0o600);
     try {
-      for (let done = 0; done < question.length; ) {
-        done += writeSync(fd, question, done, question.length - done);
-      }
+      writeAll(fd, header);
+      writeAll(fd, input);
     } finally {
       closeSync(fd);
     }
@@ -136,18 +138,24 @@ export function askServer(
   // `Date.now`, not `performance.now`: the latter's first call costs a new process 1.2 to 1.9 ms.
   const start = Date.now();
   let claimed = false;
+  /** Whether the question is gone from the folder (claimed, or withdrawn by this hook). */
+  let settled = false;
   let lastLook = start;
   try {
     for (let wait = FIRST_POLL_MS; ; ) {
       sleep(wait);
       // Most answers come within a few milliseconds: looked for often at first, then less.
       wait = Math.min(claimed ? 5 : Date.now() - start < 20 ? FAST_POLL_MS : 1, wait * 2);
-      if (existsSync(ex.answer)) return readAnswer(ex.answer, input);
+      if (existsSync(ex.answer)) {
+        settled = true;
+        return readAnswer(ex.answer, input);
+      }
       const now = Date.now();
       if (!claimed && now - start >= claimTimeoutMs) {
         try {
           // Still there: the server never took it, and now it cannot.
           unlinkSync(ex.question);
+          settled = true;
           // A server that died without removing its pid file is replaced by a new one.
           if (liveServer(files) !== pid) {
             return {
@@ -161,6 +169,7 @@ export function askServer(
           return { kind: "here", why, input, start: false };
         } catch {
           claimed = true;
+          settled = true;
         }
       }
       if (claimed && now - lastLook >= LIVENESS_MS) {
@@ -172,7 +181,28 @@ export function askServer(
       }
     }
   } finally {
-    for (const path of [ex.draft, ex.question, ex.answer]) remove(path);
+    // Only the answer is left of a finished exchange (the server took the question, or the hook
+    // withdrew it); a removal that fails costs a new process an error's making, so none is tried
+    // that need not be.
+    if (!settled) remove(ex.question);
+    remove(ex.answer);
+  }
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/**
+ * The text of the small file at `path` (the pid file, an answer), read with the calls the hook
+ * makes anyway: `readFileSync`'s own path through Node costs a new process more to set up.
+ */
+function readSmall(path: string, capacity: number): string {
+  const fd = openSync(path, "r");
+  try {
+    return readInput(fd, Number.POSITIVE_INFINITY, capacity).toString("utf8");
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -183,13 +213,14 @@ function remove(path: string): void {
   } catch {}
 }
 
+/**
+ * The answer at `path`. Read without a look at whose it is: only this user can make a file in
+ * the folder (the hook checked it is theirs and closed to others before it asked).
+ */
 function readAnswer(path: string, input: Buffer): AskOutcome {
   let text: string;
   try {
-    const s = lstatSync(path);
-    const uid = process.getuid?.();
-    if (!s.isFile() || (uid !== undefined && s.uid !== uid)) throw new Error("not ours");
-    text = readFileSync(path, "utf8");
+    text = readSmall(path, 64 * 1024);
   } catch {
     return { kind: "lost", why: "the hook server's answer could not be read" };
   }

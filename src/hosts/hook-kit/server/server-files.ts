@@ -164,10 +164,13 @@ export function questionNonce(files: ServerFiles, name: string): string | null {
 /** The script of the server process; its name is how a live server is told from a reused pid. */
 export const SERVER_SCRIPT = "hook-server-main.js";
 
-/** The pid the pid file names, or null when there is none. */
-export function serverPid(files: ServerFiles): number | null {
+/** The pid the pid file names, or null when there is none (`read` reads a file's text). */
+export function serverPid(
+  files: ServerFiles,
+  read: (path: string) => string = (path) => readFileSync(path, "utf8"),
+): number | null {
   try {
-    const pid = Number(readFileSync(files.pid, "utf8").split("\n")[0]);
+    const pid = Number(read(files.pid).split("\n")[0]);
     return pid > 0 ? pid : null;
   } catch {
     return null;

@@ -32,9 +32,14 @@ const isStringRecord = (value: unknown): value is Record<string, string> =>
   !Array.isArray(value) &&
   Object.values(value).every((v) => typeof v === "string");
 
-/** The question's bytes: its header as one line of JSON (which never holds a raw newline), then stdin. */
+/** The question's first line: its header as JSON (which never holds a raw newline) and a newline. */
+export function questionHeader(question: Omit<ServerQuestion, "input">): string {
+  return `${JSON.stringify({ v: 1, ...question })}\n`;
+}
+
+/** The question's bytes: its header line, then stdin as it came. */
 export function formatQuestion(question: Omit<ServerQuestion, "input">, input: Uint8Array): Buffer {
-  return Buffer.concat([Buffer.from(`${JSON.stringify({ v: 1, ...question })}\n`), input]);
+  return Buffer.concat([Buffer.from(questionHeader(question)), input]);
 }
 
 export function parseQuestion(bytes: Buffer): ServerQuestion | null {
