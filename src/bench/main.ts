@@ -500,7 +500,7 @@ async function hookRows(runs: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-"));
   try {
     const { hook, bare, uncached, inProcess } = await benchHookProcess({
-      iterations: quick ? 8 : 25,
+      iterations: quick ? 8 : 60,
       dir,
     });
     for (const [name, samples] of [
@@ -542,7 +542,8 @@ async function hookRows(runs: number): Promise<void> {
   }
 
   say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
-  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 30));
+  // 24 stops a run: as many as the parley preset's 25 turns let one session block.
+  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 24));
   const codexHook = hookRuns.map((r) => r.codex);
   const claudeHook = hookRuns.map((r) => r.claudeCode);
   add(msRow("hook.codex.stop.p50_ms", codexHook));

@@ -70,6 +70,8 @@ export function commitTransaction(
   const renamed: DocumentWrite[] = [];
   let log: PreparedLogAppend | null = null;
   let markerCreated = false;
+  /** Every temporary was renamed into place: none is left to remove. */
+  let committed = false;
   try {
     for (const write of writes.documents) {
       const temp = tempPathFor(write.path, tag);
@@ -99,6 +101,7 @@ export function commitTransaction(
       log?.commit();
       if (log !== null) probe?.("log-appended");
       if (writes.stop !== null && !writes.stop.present) removeIfPresent(writes.stop.path);
+      committed = true;
     } catch (error) {
       undo(renamed, copies, log, markerCreated ? writes.stop : null, tag);
       throw error;
@@ -109,7 +112,8 @@ export function commitTransaction(
     } catch {
       // Best effort, as for the temporaries below.
     }
-    for (const temp of temps) {
+    // After a commit there is none (a failed unlink costs the error's making, on every write).
+    for (const temp of committed ? [] : temps) {
       try {
         removeIfPresent(temp);
       } catch {

@@ -436,3 +436,27 @@ describe("FileStore on disk", () => {
     });
   });
 });
+
+describe("a committed transaction", () => {
+  it("leaves no temporary behind, write after write to the same scope", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tc-commit-temps-"));
+    try {
+      const store = createFileStore({ root });
+      const scope = resolveScope({ kind: "session", host: "test", sessionId: "temps" }) as Scope;
+      for (let n = 1; n <= 300; n++) {
+        await store.transact(scope, () => ({
+          todos: { ...emptyList(), todos: [{ id: "1", content: `step ${n}`, status: "pending" }] },
+          state: { ...emptyState(), lastUserTurnAt: n },
+          result: undefined,
+        }));
+      }
+      const names = readdirSync(root, { recursive: true }).map(String);
+      expect(names.filter((name) => name.endsWith(".tmp"))).toEqual([]);
+      const read = await store.read(scope);
+      expect(read.state.lastUserTurnAt).toBe(300);
+      expect(read.todos.todos[0]?.content).toBe("step 300");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
