@@ -24,11 +24,8 @@ import { serverFiles, serverFolder } from "./server/server-files.js";
 export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
   const command = argv[0];
   const host = argv[1];
-  // A host the build bundled has a name fit for a file name (the list is checked at build).
   if (command !== "hook" || host === undefined || !BUNDLED_HOOK_HOSTS.includes(host)) return null;
-  // An absolute folder (the entry's own) is joined as text: what a hook the server answers runs
-  // is kept to the least, since each function's first call costs a new process its compile.
-  const bundle = folder.startsWith("/") ? `${folder}/${host}.cjs` : hookBundlePath(folder, host);
+  const bundle = hookBundlePath(folder, host);
   if (bundle === null) return null;
   const args = argv.slice(2);
   // One pass over `process.env` (each of whose reads is a call into Node): the server's key and
