@@ -123,7 +123,7 @@ await build({
         if (id !== ENTRY) return null;
         return [
           `import { main } from ${JSON.stringify(`${dist}hosts/hook-kit/hook-main.js`)};`,
-          "void main(__dirname);",
+          "main(__dirname);",
         ].join("\n");
       },
     },

@@ -542,8 +542,10 @@ async function hookRows(runs: number): Promise<void> {
   }
 
   say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
-  // 24 stops a run: as many as the parley preset's 25 turns let one session block.
-  const hookRuns = times(Math.max(3, runs - 2), () => benchHookLatency(quick ? 4 : 24));
+  // 24 stops a run: as many as the parley preset's 25 turns let one session block. A row is the
+  // median of the runs' medians: five runs, so one slow spell of the machine's disk (each stop
+  // flushes its state) moves it less than it did the median of three.
+  const hookRuns = times(runs, () => benchHookLatency(quick ? 4 : 24));
   const codexHook = hookRuns.map((r) => r.codex);
   const claudeHook = hookRuns.map((r) => r.claudeCode);
   add(msRow("hook.codex.stop.p50_ms", codexHook));

@@ -54,8 +54,8 @@ export async function handleCopilotEvent(
 ): Promise<HookReply> {
   if (event.kind === "subagent") return NO_REPLY; // answered before the store opens
   const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
-  let runtime = runtimeFor(options, null);
   if (event.kind === "userPromptSubmitted") {
+    const runtime = runtimeFor(options, null);
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.
     const ours = await isNotedNudge(options.storeRoot, HOST, event.sessionId, event.prompt);
     // The user speaks to the list as it is now: a turn the user interrupted fired no agentStop,
@@ -74,6 +74,7 @@ export async function handleCopilotEvent(
   const project = options.project?.() ?? null;
   if (project?.problem != null) {
     // The limits the user wrote are unknown: record the list and the turn, nudge nothing, say why.
+    const runtime = runtimeFor(options, null);
     await storeTodos(todos, scope, runtime, options.store);
     await runtime.turnEnded(scope, { stopReason: "stop" });
     await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
@@ -82,7 +83,7 @@ export async function handleCopilotEvent(
       stderr: [`todo-continuation: stop allowed (config-invalid): ${project.problem}`],
     };
   }
-  runtime = runtimeFor(options, project);
+  const runtime = runtimeFor(options, project);
   if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
   let stdout = "";
   const result = await runtime.runIdle(scope, {

@@ -16,7 +16,7 @@ export interface LocalRun {
   bundle: string;
   host: string;
   args: readonly string[];
-  env: Record<string, string>;
+  env: Record<string, string | undefined>;
   /** The server's files, or null when no server is to be used. */
   files: ServerFiles | null;
   /** Why the server did not answer (it was never asked when `files` is null). */
@@ -41,7 +41,7 @@ export async function runHookHere(run: LocalRun): Promise<number | null> {
     fail(new Error(`the hook server did not answer: ${outcome.why}`));
     return 0;
   }
-  const code = await bundledHookProcess(loaded)(host, args, outcome.input?.toString("utf8"));
+  const code = await bundledHookProcess(loaded)(host, args, outcome.input);
   if (outcome.start && files !== null) startServer(files, env);
   return code;
 }

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { hookBundlePath } from "./bundle-path.js";
 import { BUNDLED_HOOK_HOSTS } from "./bundled-hosts.js";
 import { fdWriter } from "./fd-writer.js";
+import type { LocalRun } from "./hook-local.js";
 import { type AskOutcome, askServer } from "./server/server-client.js";
 import { serverFiles, serverFolder } from "./server/server-files.js";
 
@@ -13,28 +14,33 @@ import { serverFiles, serverFolder } from "./server/server-files.js";
  * entry spares a hook process Node's ES module loader (some ten milliseconds of
  * its start-up). When the resident hook server runs (`server/`), the event is
  * handed to it and its answer printed, and nothing else is loaded: this file is
- * all a hook the server answers reads and compiles, so it holds that path only.
+ * all a hook the server answers reads and compiles, so it holds that path only,
+ * synchronously (a new process's first async function costs it 0.2 ms).
  * Otherwise `hook-local.ts` (`dist/hook/local.cjs`) runs the host's bundle here
  * and starts a server for the events after. A host without a bundle (none, or
  * one without hooks) goes to the full CLI, which runs the unbundled hook or says
  * which hosts there are.
  */
 
-/** Runs `argv` (`hook <host> [options]`) here; null when the full CLI must take it. */
-export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
+/** What `askHere` decided: the exit code of an answered event, or what to run in this process. */
+type Asked =
+  | { kind: "cli" }
+  | { kind: "answered"; code: number }
+  | { kind: "local"; run: LocalRun };
+
+/** Hands `argv` (`hook <host> [options]`) to the server and prints its answer, when it can. */
+function askHere(folder: string, argv: readonly string[]): Asked {
   const command = argv[0];
   const host = argv[1];
-  if (command !== "hook" || host === undefined || !BUNDLED_HOOK_HOSTS.includes(host)) return null;
-  const bundle = hookBundlePath(folder, host);
-  if (bundle === null) return null;
-  const args = argv.slice(2);
-  // One pass over `process.env` (each of whose reads is a call into Node): the server's key and
-  // the question read this copy.
-  const env: Record<string, string> = {};
-  for (const name in process.env) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
+  if (command !== "hook" || host === undefined || !BUNDLED_HOOK_HOSTS.includes(host)) {
+    return { kind: "cli" };
   }
+  const bundle = hookBundlePath(folder, host);
+  if (bundle === null) return { kind: "cli" };
+  const args = argv.slice(2);
+  // `process.env` itself, not a copy: each read of it is a call into Node, and the question
+  // hands it over whole (`JSON.stringify` reads every variable once).
+  const env = process.env;
   // `--help` is answered without reading stdin, which a caller may leave open: here, at once.
   const help = args.includes("--help") || args.includes("-h");
   const serverDir = help ? null : serverFolder(env);
@@ -48,25 +54,46 @@ export async function runHookMain(folder: string, argv: readonly string[]): Prom
       outcome = { kind: "here", why: String(error), start: false };
     }
   }
-  if (outcome.kind === "answered") {
-    const stdout = fdWriter(1, () => process.stdout);
-    const stderr = fdWriter(2, () => process.stderr);
-    stdout.write(outcome.stdout);
-    stderr.write(outcome.stderr);
-    // Everything is said and nothing else runs: the process ends here, without the teardown of
-    // Node's heap and modules that a natural exit does (about half a millisecond of the hook).
-    // Output still queued in a stream (a full pipe) waits for the natural exit.
-    if (stdout.direct && stderr.direct) process.exit(outcome.code);
-    return outcome.code;
+  if (outcome.kind !== "answered") {
+    return { kind: "local", run: { bundle, host, args, env, files, outcome } };
   }
+  const stdout = fdWriter(1, () => process.stdout);
+  const stderr = fdWriter(2, () => process.stderr);
+  stdout.write(outcome.stdout);
+  stderr.write(outcome.stderr);
+  // Everything is said and nothing else runs: the process ends here, without the teardown of
+  // Node's heap and modules that a natural exit does (about half a millisecond of the hook).
+  // Output still queued in a stream (a full pipe) waits for the natural exit.
+  if (stdout.direct && stderr.direct) process.exit(outcome.code);
+  return { kind: "answered", code: outcome.code };
+}
+
+/** Runs `argv` (`hook <host> [options]`) here; null when the full CLI must take it. */
+export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
+  const asked = askHere(folder, argv);
+  if (asked.kind === "cli") return null;
+  if (asked.kind === "answered") return asked.code;
   // Loaded here, not at the top: a hook the server answers never reads its file.
   const { runHookHere } = await import("./hook-local.js");
-  return runHookHere({ bundle, host, args, env, files, outcome });
+  return runHookHere(asked.run);
 }
 
 /** Runs the process: the hook when it has a bundle, else the CLI (`dist/cli/main.js`). */
-export async function main(folder: string): Promise<void> {
-  const code = await runHookMain(folder, process.argv.slice(2));
-  if (code !== null) process.exitCode = code;
-  else await import(pathToFileURL(join(dirname(folder), "cli", "main.js")).href);
+export function main(folder: string): void {
+  const asked = askHere(folder, process.argv.slice(2));
+  if (asked.kind === "answered") {
+    process.exitCode = asked.code;
+    return;
+  }
+  void (async () => {
+    if (asked.kind === "local") {
+      const { runHookHere } = await import("./hook-local.js");
+      const code = await runHookHere(asked.run);
+      if (code !== null) {
+        process.exitCode = code;
+        return;
+      }
+    }
+    await import(pathToFileURL(join(dirname(folder), "cli", "main.js")).href);
+  })();
 }

@@ -106,9 +106,12 @@ function stateOf(path: string, mainFd: number): string {
  * zeroed one (journal_mode=TRUNCATE or PERSIST) is a finished transaction.
  */
 function journalIsHot(path: string): boolean {
+  const journal = `${path}-journal`;
+  // Mostly there is none: asked first, since a failed open costs the making of its error.
+  if (!fs.existsSync(journal)) return false;
   let fd: number;
   try {
-    fd = fs.openSync(`${path}-journal`, OPEN_FLAGS);
+    fd = fs.openSync(journal, OPEN_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;

@@ -4,7 +4,9 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -19,6 +21,8 @@ import type { DecisionLogEntry, Scope, TodoList } from "../../core/types.js";
 import { runStoreContract } from "../contract.js";
 import { tempPathFor } from "./atomic.js";
 import { createFileStore, type FileStore, type FileStoreOptions } from "./file-store.js";
+import { JOURNAL_LIMIT } from "./journal.js";
+import { logFlushProbe } from "./log.js";
 import { SWEEP_MARKER } from "./orphans.js";
 import { type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
@@ -144,6 +148,60 @@ describe("FileStore on disk", () => {
       "sslack.n.s_c1.s17.log.jsonl",
       "sslack.n.s_c1.s17.stop",
     ]);
+  });
+
+  it("flushes the log once in JOURNAL_LIMIT appends, and loses no entry when the disk lost the rest", async () => {
+    const flushedAt: number[] = [];
+    logFlushProbe.flushed = (path) => {
+      if (path === pathsOf(TUI).log) flushedAt.push(statSync(path).size);
+    };
+    try {
+      const writes = 50;
+      for (let i = 1; i <= writes; i++) {
+        await store.transact(TUI, (s) => ({ state: s.state, log: [entry(i)], result: null }));
+        const { logJournal } = JSON.parse(readFileSync(pathsOf(TUI).state, "utf8"));
+        // The journal reaches back to the last flush: every entry the disk may lack is in it.
+        expect(logJournal.seq).toBe(i);
+        expect(logJournal.entries.length).toBeLessThanOrEqual(JOURNAL_LIMIT);
+        const linesOnDisk = readFileSync(pathsOf(TUI).log, "utf8").slice(0, flushedAt.at(-1));
+        const flushed = linesOnDisk.split("\n").filter((l) => l !== "").length;
+        expect(logJournal.seq - logJournal.entries.length).toBeLessThanOrEqual(flushed);
+      }
+      expect(flushedAt.length).toBeGreaterThanOrEqual(Math.floor(writes / JOURNAL_LIMIT));
+      expect(flushedAt.length).toBeLessThan(writes / 2);
+      // The machine went down: the log keeps only what reached the disk.
+      truncateSync(pathsOf(TUI).log, flushedAt.at(-1));
+      const ats = (await store.readLog(TUI)).map((e) => e.at);
+      expect(ats).toEqual(Array.from({ length: writes }, (_, i) => i + 1));
+      // The next transaction writes back what the file lost, once each.
+      await store.transact(TUI, (s) => ({
+        state: s.state,
+        log: [entry(writes + 1)],
+        result: null,
+      }));
+      const seqs = readFileSync(pathsOf(TUI).log, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => (JSON.parse(l) as { seq: number }).seq);
+      expect(seqs).toEqual(Array.from({ length: writes + 1 }, (_, i) => i + 1));
+    } finally {
+      logFlushProbe.flushed = null;
+    }
+  });
+
+  it("flushes an append at once when no state keeps it", async () => {
+    let flushes = 0;
+    logFlushProbe.flushed = () => {
+      flushes += 1;
+    };
+    try {
+      await store.transact(TUI, (s) => ({ state: s.state, log: [entry(1)], result: null }));
+      const before = flushes;
+      await store.transact(TUI, () => ({ log: [entry(2)], result: null }));
+      expect(flushes).toBe(before + 1);
+    } finally {
+      logFlushProbe.flushed = null;
+    }
   });
 
   it("reads hand-written files without version or revision, and counts on from 0", async () => {

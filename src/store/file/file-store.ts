@@ -29,7 +29,7 @@ import {
   serializeState,
   serializeTodoList,
 } from "./documents.js";
-import { journalEntries, journalOf } from "./journal.js";
+import { journalEntries, nextJournal } from "./journal.js";
 import { LockLeases } from "./lease.js";
 import { listScopeKeysAsync } from "./list.js";
 import {
@@ -329,13 +329,17 @@ class FileStoreImpl implements FileStore {
     let journal = stored.journal;
     let tail: LogTail | null = null;
     let appended: NumberedEntry[] = [];
+    // An append the state's journal does not keep goes to the disk at once.
+    let flushLog = true;
     if (log.length > 0) {
       tail = readLogTail(paths.log);
       const lastSeq = tail.lastSeq;
       const unlogged = journalEntries(journal).filter((line) => line.seq > lastSeq);
       const fresh = numberEntries(log, Math.max(lastSeq, journal?.seq ?? 0));
       appended = [...unlogged, ...fresh];
-      journal = journalOf(fresh);
+      const next = nextJournal(journal, lastSeq, fresh);
+      journal = next.journal;
+      flushLog = next.flush || out.state === undefined;
     }
     let stop = null;
     if (out.state !== undefined) {
@@ -364,6 +368,7 @@ class FileStoreImpl implements FileStore {
                   this.#logLimit,
                   this.#owner.tag,
                   this.#dirHandles,
+                  flushLog,
                 ),
           stop,
         },

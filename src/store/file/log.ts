@@ -260,8 +260,15 @@ export interface PreparedLogAppend {
 }
 
 /**
+ * Called after each flush of the log at `path` to disk. Only the tests set
+ * it, to stand for a machine that lost every append since; it stays empty otherwise.
+ */
+export const logFlushProbe: { flushed: ((path: string) => void) | null } = { flushed: null };
+
+/**
  * Prepares appending numbered entries to a log whose tail was read under the
- * same lock. Three ways: a plain append (one write and fsync); once the file
+ * same lock. Three ways: a plain append (one write, and an fsync when `flush`:
+ * entries the state's journal keeps need none, see `LogJournal`); once the file
  * holds half a limit more than it should, a rotation (the current file is
  * kept as the previous generation, and a fresh file holding the newest
  * `limit` entries is renamed over it, so the log's name is never empty); and
@@ -275,6 +282,7 @@ export function prepareLogAppend(
   limit: number,
   tag: string,
   dirs: DirSyncer = SYNC_EACH_TIME,
+  flush = true,
 ): PreparedLogAppend | null {
   if (entries.length === 0) return null;
   const current = tail.file;
@@ -300,7 +308,10 @@ export function prepareLogAppend(
       committed = true;
       // A line torn by a crash is closed off so the next entry starts clean.
       writeAll(fd, Buffer.from((current.endsWithNewline ? "" : "\n") + toLines(entries)));
-      fsyncSync(fd);
+      if (flush) {
+        fsyncSync(fd);
+        logFlushProbe.flushed?.(path);
+      }
     },
     undo() {
       if (!committed) return;
@@ -344,6 +355,7 @@ function prepareRotation(
       committed = true;
       renameSync(temp, path);
       syncDirsOf([path], dirs);
+      logFlushProbe.flushed?.(path);
     },
     undo() {
       if (!committed || current.bytes === null) return;

@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { existsSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomHex } from "../../../core/hash/random-hex.js";
 import { MAX_HOOK_INPUT_BYTES } from "../input-limit.js";
 import {
@@ -21,7 +13,10 @@ import { parseAnswer, questionHeader } from "./server-protocol.js";
 /**
  * The hook's side of the resident server: hand it the event and print its
  * answer. Synchronous and cheap in a new process (a few file calls; a socket's
- * first use costs a new Node process about 3 ms). Every doubt comes back as
+ * first use costs a new Node process about 3 ms). Each file is read and
+ * written whole, as text, through Node's own C++ paths (`readFileSync` and
+ * `writeFileSync` with text): the first use of `openSync`, `readSync` and a
+ * buffer's decoding costs a new process 0.3 to 0.5 ms each. Every doubt comes back as
  * "run it here": no server, an unusable folder, a server that does not claim
  * the question in time (busy with another event's long check). Once the
  * server has claimed the question, only its answer counts: a server that dies
@@ -34,7 +29,7 @@ export type AskOutcome =
    * Run the event in this process: `why` the server does not, `input` is stdin when it was read
    * already, `start` a server after.
    */
-  | { kind: "here"; why: string; input?: Buffer; start: boolean }
+  | { kind: "here"; why: string; input?: string; start: boolean }
   /** The server claimed the event and ended without answering. */
   | { kind: "lost"; why: string };
 
@@ -55,11 +50,12 @@ function sleep(ms: number): void {
 /**
  * `fd` to its end (a non-blocking descriptor is waited on), or to just past
  * `limit` bytes: the hook's own reader then refuses it with its usual message.
- * Into one buffer of `capacity` bytes, doubled when full: a hook's event and
- * an answer fit the first (each allocation costs a new process time).
+ * Into one buffer, doubled when full. The slow way: for a descriptor that is
+ * not blocking, whose whole read in C++ would lose what it read before it met
+ * EAGAIN.
  */
-function readInput(fd: number, limit: number, capacity = 64 * 1024): Buffer {
-  let buffer = Buffer.allocUnsafe(capacity);
+function readPatiently(fd: number, limit: number): string {
+  let buffer = Buffer.allocUnsafe(64 * 1024);
   let size = 0;
   for (;;) {
     if (size === buffer.length) {
@@ -83,12 +79,43 @@ function readInput(fd: number, limit: number, capacity = 64 * 1024): Buffer {
     size += read;
     if (size > limit) break;
   }
-  return buffer.subarray(0, size);
+  return buffer.toString("utf8", 0, size);
+}
+
+/** O_NONBLOCK in the `flags` line of `/proc/self/fdinfo` (octal; the same on x86 and Arm). */
+const O_NONBLOCK = 0o4000;
+
+/**
+ * Whether `fd` blocks when it has nothing yet (a host's pipe does): its flags, from
+ * `/proc/self/fdinfo`. False when they cannot be read.
+ */
+export function blocksOnRead(fd: number): boolean {
+  let info: string;
+  try {
+    info = readFileSync(`/proc/self/fdinfo/${fd}`, "utf8");
+  } catch {
+    return false;
+  }
+  const flags = /^flags:\s*([0-7]+)$/m.exec(info)?.[1];
+  return flags !== undefined && (Number.parseInt(flags, 8) & O_NONBLOCK) === 0;
+}
+
+/**
+ * The hook's stdin as text (every host's event is JSON; the hook decodes it as UTF-8 in any
+ * case). Read whole in one C++ call when the descriptor blocks, else patiently.
+ */
+export function readStdin(fd: number, limit: number = MAX_HOOK_INPUT_BYTES): string {
+  return blocksOnRead(fd) ? readFileSync(fd, "utf8") : readPatiently(fd, limit);
+}
+
+/** Whether `text` is more than `limit` bytes of UTF-8 (each UTF-16 unit is at most three). */
+function overLimit(text: string, limit: number): boolean {
+  return text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text) > limit);
 }
 
 export interface AskIo {
-  /** The hook's environment, every value defined (it is handed over as is). */
-  env: Record<string, string>;
+  /** The hook's environment (handed over as is: `process.env` itself, not a copy). */
+  env: Record<string, string | undefined>;
   cwd: string;
   stdinFd: number;
 }
@@ -105,26 +132,20 @@ export function askServer(
   if (problem !== null)
     return { kind: "here", why: problem, start: problem.endsWith("does not exist") };
   // The pid file alone: whether its process is a server is asked only when it does not answer.
-  const pid = serverPid(files, (path) => readSmall(path, 64));
+  const pid = serverPid(files);
   if (pid === null) return { kind: "here", why: "no hook server runs", start: true };
-  const input = readInput(io.stdinFd, MAX_HOOK_INPUT_BYTES);
-  if (input.length > MAX_HOOK_INPUT_BYTES) {
+  const input = readStdin(io.stdinFd);
+  if (overLimit(input, MAX_HOOK_INPUT_BYTES)) {
     return { kind: "here", why: "the input is too large", input, start: false };
   }
   const ex = exchangeFiles(files, `${process.pid}-${randomHex(4)}`);
+  // Created closed to others by the umask (an options object for the mode costs a new process
+  // 0.3 ms more; the folder is closed to others in any case); `umask` is the hook's own again
+  // before anything else runs.
+  const umask = process.umask(0o077);
   try {
-    const header = Buffer.from(
-      questionHeader({ host, args: [...args], cwd: io.cwd, umask: process.umask(), env: io.env }),
-    );
-    // Opened, written and closed directly (`writeFileSync` costs a new process more); the header
-    // and stdin each as they are, not copied into one buffer.
-    const fd = openSync(ex.draft, "wx", 0o600);
-    try {
-      writeAll(fd, header);
-      writeAll(fd, input);
-    } finally {
-      closeSync(fd);
-    }
+    const header = questionHeader({ host, args: [...args], cwd: io.cwd, umask, env: io.env });
+    writeFileSync(ex.draft, header + input);
     renameSync(ex.draft, ex.question);
   } catch (error) {
     remove(ex.draft);
@@ -134,6 +155,8 @@ export function askServer(
       input,
       start: false,
     };
+  } finally {
+    process.umask(umask);
   }
   // `Date.now`, not `performance.now`: the latter's first call costs a new process 1.2 to 1.9 ms.
   const start = Date.now();
@@ -189,23 +212,6 @@ export function askServer(
   }
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-}
-
-/**
- * The text of the small file at `path` (the pid file, an answer), read with the calls the hook
- * makes anyway: `readFileSync`'s own path through Node costs a new process more to set up.
- */
-function readSmall(path: string, capacity: number): string {
-  const fd = openSync(path, "r");
-  try {
-    return readInput(fd, Number.POSITIVE_INFINITY, capacity).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Removes `path` if it is there (`rmSync` would load a module of its own in a new process). */
 function remove(path: string): void {
   try {
@@ -217,10 +223,10 @@ function remove(path: string): void {
  * The answer at `path`. Read without a look at whose it is: only this user can make a file in
  * the folder (the hook checked it is theirs and closed to others before it asked).
  */
-function readAnswer(path: string, input: Buffer): AskOutcome {
+function readAnswer(path: string, input: string): AskOutcome {
   let text: string;
   try {
-    text = readSmall(path, 64 * 1024);
+    text = readFileSync(path, "utf8");
   } catch {
     return { kind: "lost", why: "the hook server's answer could not be read" };
   }

@@ -5,6 +5,7 @@ import {
   formatQuestion,
   parseAnswer,
   parseQuestion,
+  questionHeader,
   type ServerAnswer,
 } from "./server-protocol.js";
 
@@ -25,6 +26,20 @@ describe("hook server questions", () => {
       fc.property(question, fc.string({ unit: "grapheme" }), (q, input) => {
         const parsed = parseQuestion(formatQuestion(q, Buffer.from(input, "utf8")));
         expect(parsed).toEqual({ ...q, input });
+      }),
+    );
+  });
+
+  it("read back the text a hook writes (header, then stdin as text), whatever stdin holds", () => {
+    fc.assert(
+      fc.property(question, fc.string({ unit: "binary" }), (q, input) => {
+        const written = questionHeader(q) + input;
+        expect(parseQuestion(written)).toEqual({ ...q, input });
+        // Written as UTF-8 and read as bytes, the same question.
+        expect(parseQuestion(Buffer.from(written, "utf8"))).toEqual({
+          ...q,
+          input: Buffer.from(input, "utf8").toString("utf8"),
+        });
       }),
     );
   });

@@ -2,7 +2,7 @@
  * What a hook hands the resident server and what it gets back. A question
  * carries everything a hook process would have had of its own: the command
  * line, the environment, the working folder and the umask (one line of JSON),
- * then the event as it came on stdin, byte for byte. An answer is one JSON
+ * then the event as it came on stdin, as UTF-8 text. An answer is one JSON
  * document. Parsing checks every field: a question that does not parse is
  * never run, and an answer that does not parse is no answer.
  */
@@ -32,22 +32,29 @@ const isStringRecord = (value: unknown): value is Record<string, string> =>
   !Array.isArray(value) &&
   Object.values(value).every((v) => typeof v === "string");
 
+/** What a question's header holds: the environment may be `process.env` itself (unset names drop out). */
+export type QuestionHeader = Omit<ServerQuestion, "input" | "env"> & {
+  env: Record<string, string | undefined>;
+};
+
 /** The question's first line: its header as JSON (which never holds a raw newline) and a newline. */
-export function questionHeader(question: Omit<ServerQuestion, "input">): string {
+export function questionHeader(question: QuestionHeader): string {
   return `${JSON.stringify({ v: 1, ...question })}\n`;
 }
 
 /** The question's bytes: its header line, then stdin as it came. */
-export function formatQuestion(question: Omit<ServerQuestion, "input">, input: Uint8Array): Buffer {
+export function formatQuestion(question: QuestionHeader, input: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from(questionHeader(question)), input]);
 }
 
-export function parseQuestion(bytes: Buffer): ServerQuestion | null {
-  const end = bytes.indexOf(0x0a);
+/** The question in `data` (its text, or its bytes, read as UTF-8), or null when it is not one. */
+export function parseQuestion(data: string | Buffer): ServerQuestion | null {
+  const text = typeof data === "string" ? data : data.toString("utf8");
+  const end = text.indexOf("\n");
   if (end < 0) return null;
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(bytes.subarray(0, end).toString("utf8")) as Record<string, unknown>;
+    value = JSON.parse(text.slice(0, end)) as Record<string, unknown>;
   } catch {
     return null;
   }
@@ -59,8 +66,7 @@ export function parseQuestion(bytes: Buffer): ServerQuestion | null {
   if (typeof umask !== "number" || !Number.isInteger(umask) || umask < 0 || umask > 0o777)
     return null;
   if (!isStringRecord(env)) return null;
-  const input = bytes.subarray(end + 1).toString("utf8");
-  return { host, args: args as string[], cwd, umask, env, input };
+  return { host, args: args as string[], cwd, umask, env, input: text.slice(end + 1) };
 }
 
 export function formatAnswer(answer: ServerAnswer): string {
