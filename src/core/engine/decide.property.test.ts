@@ -162,7 +162,7 @@ interface Watch {
   userFingerprint: string | null;
   /** Nudges (not retries) while the list was as the user left it. */
   nudgedUntouched: number;
-  /** Retries since the last clean turn ending, and the most seen. */
+  /** Retries since the last clean turn ending or real user turn, and the most seen. */
   retriesInARow: number;
   maxRetriesInARow: number;
   /** A provider error parked the scope and the user has not spoken since. */
@@ -218,6 +218,8 @@ function run(sim: Sim, events: Event[]): Watch {
         sim.userTurn();
         watch.abortPending = false;
         watch.parked = false;
+        // The user's turn ends the episode: its retries start afresh, as every budget does.
+        watch.retriesInARow = 0;
         watch.userFingerprint = sim.summary().fingerprint;
         break;
       case "injected":

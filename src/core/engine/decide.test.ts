@@ -8,6 +8,7 @@ import type {
   StopReason,
 } from "../types.js";
 import { decide, episodeId } from "./decide.js";
+import { onRealUserTurn } from "./transitions.js";
 import {
   episode,
   injectable,
@@ -478,6 +479,29 @@ describe("decide: transient provider errors", () => {
       state: { ...decision.state, lastOutcome: outcome("t3", { injected: true }) },
     });
     expect(later).toMatchObject({ action: "skip", reason: "retries-exhausted" });
+  });
+
+  it("gives a transient error its retry again once the user has spoken (a new episode)", () => {
+    const retried = decide(failed(0));
+    expect(retried).toMatchObject({ action: "inject", retry: true });
+    // Before the user speaks, a second transient error in a row has used the retry up.
+    const again = decide({
+      ...failed(0),
+      state: {
+        ...retried.state,
+        lastOutcome: outcome("t3", { stopReason: "transient_error", injected: true }),
+      },
+    });
+    expect(again).toMatchObject({ action: "skip", reason: "retries-exhausted" });
+    // The user's turn ends the episode: the next transient error is retried again.
+    const user = onRealUserTurn(retried.state, NOW + 1_000, null);
+    const afterUser = decide({
+      ...failed(0),
+      now: NOW + 2_000,
+      state: { ...user, lastOutcome: outcome("t4", { stopReason: "transient_error" }) },
+    });
+    expect(afterUser).toMatchObject({ action: "inject", retry: true });
+    if (afterUser.action === "inject") expect(afterUser.episode.errorRetries).toBe(1);
   });
 
   it("adds no retry to one the host already retried itself, and parks at once", () => {
