@@ -8,7 +8,6 @@ import type {
   StopReason,
 } from "../types.js";
 import { decide, episodeId } from "./decide.js";
-import { onRealUserTurn } from "./transitions.js";
 import {
   episode,
   injectable,
@@ -18,6 +17,7 @@ import {
   stateWith,
   summaryOf,
 } from "./test-support/fixtures.js";
+import { onRealUserTurn } from "./transitions.js";
 
 /** Mid-episode, progress made since the last nudge, a fresh safe outcome: injects. */
 function midEpisode(): DecisionInput {
