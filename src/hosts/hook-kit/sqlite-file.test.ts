@@ -116,8 +116,11 @@ const integer = fc.oneof(
 const text = (min: number, max: number) =>
   fc
     .string({ unit: "binary", minLength: min, maxLength: max })
-    // No lone surrogates (UTF-8 cannot hold them) and no NUL (the shell's SQL text ends there).
-    .filter((s) => !/[\0\ud800-\udfff]/u.test(s));
+    // No lone surrogates (UTF-8 cannot hold them), no NUL (the shell's SQL text ends there), and
+    // no CR before LF: the sqlite3 shell reads its input by lines and drops a CR that ends one,
+    // so the file would hold another text than the test's (the reader saw the truth, seed
+    // 1033920263: a column named "\r\n\t\x07" that SQLite itself names "\n\t\x07").
+    .filter((s) => !/[\0\ud800-\udfff]|\r\n/u.test(s));
 const value: fc.Arbitrary<SqliteValue> = fc.oneof(
   fc.constant(null),
   integer,
