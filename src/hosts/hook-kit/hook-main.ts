@@ -68,16 +68,6 @@ function askHere(folder: string, argv: readonly string[]): Asked {
   return { kind: "answered", code: outcome.code };
 }
 
-/** Runs `argv` (`hook <host> [options]`) here; null when the full CLI must take it. */
-export async function runHookMain(folder: string, argv: readonly string[]): Promise<number | null> {
-  const asked = askHere(folder, argv);
-  if (asked.kind === "cli") return null;
-  if (asked.kind === "answered") return asked.code;
-  // Loaded here, not at the top: a hook the server answers never reads its file.
-  const { runHookHere } = await import("./hook-local.js");
-  return runHookHere(asked.run);
-}
-
 /** Runs the process: the hook when it has a bundle, else the CLI (`dist/cli/main.js`). */
 export function main(folder: string): void {
   const asked = askHere(folder, process.argv.slice(2));
