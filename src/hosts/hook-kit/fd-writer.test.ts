@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, type writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fdWriter } from "./fd-writer.js";
+import { assertBuilt, BUILT_DIST } from "../../test-support/built.js";
+import { fdWriter, writeWhole } from "./fd-writer.js";
 
 const made: string[] = [];
 afterEach(() => {
@@ -82,5 +84,113 @@ describe("fdWriter", () => {
       throw errno("EIO");
     }) as unknown as typeof writeSync);
     expect(() => broken.write("x")).toThrow("EIO");
+  });
+});
+
+/** What a process printed when it wrote `size` bytes to its stdout pipe with `writeWhole`. */
+interface PipeRun {
+  /** The bytes its stdout pipe delivered. */
+  out: Buffer;
+  /** What it reported on stderr: whether its pipe blocked, and what `writeWhole` returned. */
+  report: { blocks: boolean; done: boolean } | null;
+  code: number | null;
+}
+
+/**
+ * Runs `writeWhole(1, ...)` in a new process (the built package) on a pipe the parent first
+ * does not read for 200 ms (the pipe fills), or closes at once (`hangUp`: the writer meets
+ * EPIPE). `nonBlocking` makes Node's stdout stream first, which sets the pipe not to block.
+ */
+function writeToPipe(options: { nonBlocking: boolean; hangUp: boolean }): Promise<PipeRun> {
+  assertBuilt("hosts/hook-kit/fd-writer.js", "hosts/hook-kit/fd-blocks.js");
+  const script = `
+    import { fdBlocks } from ${JSON.stringify(`${BUILT_DIST}/hosts/hook-kit/fd-blocks.js`)};
+    import { writeWhole } from ${JSON.stringify(`${BUILT_DIST}/hosts/hook-kit/fd-writer.js`)};
+    if (${options.nonBlocking}) process.stdout;
+    const blocks = fdBlocks(1);
+    // 1 MiB of numbered lines, with a character of two bytes in each, so order and splits show.
+    let text = "";
+    for (let i = 0; text.length < 1 << 20; i++) text += "line " + i + " é\\n";
+    const done = writeWhole(1, text, () => process.stdout, blocks);
+    process.stderr.write(JSON.stringify({ blocks, done }));
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const chunks: Buffer[] = [];
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    if (options.hangUp) child.stdout.destroy();
+    else {
+      child.stdout.pause();
+      child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+      setTimeout(() => child.stdout.resume(), 200);
+    }
+    child.on("error", reject);
+    child.on("close", (code) => {
+      let report: PipeRun["report"] = null;
+      try {
+        report = JSON.parse(err) as PipeRun["report"];
+      } catch {
+        reject(new Error(`the writer said no report: ${err}`));
+        return;
+      }
+      resolve({ out: Buffer.concat(chunks), report, code });
+    });
+  });
+}
+
+/** The text the script above writes. */
+function expectedText(): string {
+  let text = "";
+  for (let i = 0; text.length < 1 << 20; i++) text += `line ${i} é\n`;
+  return text;
+}
+
+describe("writeWhole", () => {
+  it("writes whole texts to a descriptor, in one call when it blocks, else through fdWriter", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-fd-writer-"));
+    made.push(dir);
+    const { got, stream } = recorder();
+    const texts = ['{"decision":"block"}\n', "é ✓ 🙂\n", "x".repeat(200_000)];
+    for (const blocks of [true, false]) {
+      const fd = openSync(join(dir, `out-${blocks}`), "w");
+      for (const text of texts) expect(writeWhole(fd, text, () => stream, blocks)).toBe(true);
+      closeSync(fd);
+      expect(readFileSync(join(dir, `out-${blocks}`), "utf8")).toBe(texts.join(""));
+    }
+    expect(got).toEqual([]);
+  });
+
+  it("writes nothing of an empty text, not even to a descriptor that is not open", () => {
+    const { got, stream } = recorder();
+    expect(writeWhole(987654, "", () => stream, true)).toBe(true);
+    expect(writeWhole(987654, "", () => stream, false)).toBe(true);
+    expect(got).toEqual([]);
+    expect(() => writeWhole(987654, "x", () => stream, true)).toThrow(/EBADF/);
+  });
+
+  it("waits for a full pipe that blocks, and every byte arrives in order", async () => {
+    const run = await writeToPipe({ nonBlocking: false, hangUp: false });
+    expect(run.report).toEqual({ blocks: true, done: true });
+    expect(run.out.toString("utf8")).toBe(expectedText());
+    expect(run.code).toBe(0);
+  });
+
+  it("hands the rest to the stream when a pipe that does not block is full, losing nothing", async () => {
+    const run = await writeToPipe({ nonBlocking: true, hangUp: false });
+    // Not done: the stream holds bytes yet, and the process waits for them before it ends.
+    expect(run.report).toEqual({ blocks: false, done: false });
+    expect(run.out.toString("utf8")).toBe(expectedText());
+    expect(run.code).toBe(0);
+  });
+
+  it("takes a reader gone away as no error", async () => {
+    const run = await writeToPipe({ nonBlocking: false, hangUp: true });
+    expect(run.report).toEqual({ blocks: true, done: true });
+    expect(run.code).toBe(0);
   });
 });

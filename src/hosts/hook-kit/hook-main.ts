@@ -2,7 +2,8 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { hookBundlePath } from "./bundle-path.js";
 import { BUNDLED_HOOK_HOSTS } from "./bundled-hosts.js";
-import { fdWriter } from "./fd-writer.js";
+import { fdBlocks } from "./fd-blocks.js";
+import { writeWhole } from "./fd-writer.js";
 import type { LocalRun } from "./hook-local.js";
 import { type AskOutcome, askServer } from "./server/server-client.js";
 import { serverFiles, serverFolder } from "./server/server-files.js";
@@ -57,14 +58,12 @@ function askHere(folder: string, argv: readonly string[]): Asked {
   if (outcome.kind !== "answered") {
     return { kind: "local", run: { bundle, host, args, env, files, outcome } };
   }
-  const stdout = fdWriter(1, () => process.stdout);
-  const stderr = fdWriter(2, () => process.stderr);
-  stdout.write(outcome.stdout);
-  stderr.write(outcome.stderr);
+  const stdoutDone = writeWhole(1, outcome.stdout, () => process.stdout, fdBlocks(1));
+  const stderrDone = writeWhole(2, outcome.stderr, () => process.stderr, fdBlocks(2));
   // Everything is said and nothing else runs: the process ends here, without the teardown of
   // Node's heap and modules that a natural exit does (about half a millisecond of the hook).
   // Output still queued in a stream (a full pipe) waits for the natural exit.
-  if (stdout.direct && stderr.direct) process.exit(outcome.code);
+  if (stdoutDone && stderrDone) process.exit(outcome.code);
   return { kind: "answered", code: outcome.code };
 }
 

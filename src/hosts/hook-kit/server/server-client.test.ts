@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { assertBuilt, BUILT_DIST } from "../../../test-support/built.js";
-import { askServer, blocksOnRead, readStdin } from "./server-client.js";
+import { fdBlocks } from "../fd-blocks.js";
+import { askServer, readStdin } from "./server-client.js";
 import { serverFiles } from "./server-files.js";
 
 const made: string[] = [];
@@ -33,10 +34,11 @@ function tempDir(): string {
 function readPiecewise(nonBlocking: boolean): Promise<{ text: string; blocks: boolean }> {
   assertBuilt("hosts/hook-kit/server/server-client.js");
   const script = `
-    import { blocksOnRead, readStdin } from ${JSON.stringify(`${BUILT_DIST}/hosts/hook-kit/server/server-client.js`)};
+    import { fdBlocks } from ${JSON.stringify(`${BUILT_DIST}/hosts/hook-kit/fd-blocks.js`)};
+    import { readStdin } from ${JSON.stringify(`${BUILT_DIST}/hosts/hook-kit/server/server-client.js`)};
     // Node's own stdin stream, once made, sets the pipe not to block (and reads nothing itself).
     if (${nonBlocking}) process.stdin;
-    const blocks = blocksOnRead(0);
+    const blocks = fdBlocks(0);
     process.stdout.write(JSON.stringify({ blocks, text: readStdin(0) }));
   `;
   return new Promise((resolve, reject) => {
@@ -76,11 +78,11 @@ describe("the hook's stdin", () => {
     const blocking = openSync(file, "r");
     const nonBlocking = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      expect(blocksOnRead(blocking)).toBe(true);
-      expect(blocksOnRead(nonBlocking)).toBe(false);
+      expect(fdBlocks(blocking)).toBe(true);
+      expect(fdBlocks(nonBlocking)).toBe(false);
       expect(readStdin(blocking)).toBe("{}");
       // A descriptor that is not open has no flags to read: read the patient way, which fails.
-      expect(blocksOnRead(987654)).toBe(false);
+      expect(fdBlocks(987654)).toBe(false);
     } finally {
       closeSync(blocking);
       closeSync(nonBlocking);

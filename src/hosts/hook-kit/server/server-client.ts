@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomHex } from "../../../core/hash/random-hex.js";
+import { fdBlocks } from "../fd-blocks.js";
 import { MAX_HOOK_INPUT_BYTES } from "../input-limit.js";
 import {
   exchangeFiles,
@@ -82,30 +83,12 @@ function readPatiently(fd: number, limit: number): string {
   return buffer.toString("utf8", 0, size);
 }
 
-/** O_NONBLOCK in the `flags` line of `/proc/self/fdinfo` (octal; the same on x86 and Arm). */
-const O_NONBLOCK = 0o4000;
-
-/**
- * Whether `fd` blocks when it has nothing yet (a host's pipe does): its flags, from
- * `/proc/self/fdinfo`. False when they cannot be read.
- */
-export function blocksOnRead(fd: number): boolean {
-  let info: string;
-  try {
-    info = readFileSync(`/proc/self/fdinfo/${fd}`, "utf8");
-  } catch {
-    return false;
-  }
-  const flags = /^flags:\s*([0-7]+)$/m.exec(info)?.[1];
-  return flags !== undefined && (Number.parseInt(flags, 8) & O_NONBLOCK) === 0;
-}
-
 /**
  * The hook's stdin as text (every host's event is JSON; the hook decodes it as UTF-8 in any
  * case). Read whole in one C++ call when the descriptor blocks, else patiently.
  */
 export function readStdin(fd: number, limit: number = MAX_HOOK_INPUT_BYTES): string {
-  return blocksOnRead(fd) ? readFileSync(fd, "utf8") : readPatiently(fd, limit);
+  return fdBlocks(fd) ? readFileSync(fd, "utf8") : readPatiently(fd, limit);
 }
 
 /** Whether `text` is more than `limit` bytes of UTF-8 (each UTF-16 unit is at most three). */
