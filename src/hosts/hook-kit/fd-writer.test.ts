@@ -87,12 +87,12 @@ describe("fdWriter", () => {
   });
 });
 
-/** What a process printed when it wrote `size` bytes to its stdout pipe with `writeWhole`. */
+/** What became of 1 MiB a new process wrote to its stdout pipe with `writeWhole`. */
 interface PipeRun {
   /** The bytes its stdout pipe delivered. */
   out: Buffer;
   /** What it reported on stderr: whether its pipe blocked, and what `writeWhole` returned. */
-  report: { blocks: boolean; done: boolean } | null;
+  report: { blocks: boolean; done: boolean };
   code: number | null;
 }
 
@@ -131,7 +131,7 @@ function writeToPipe(options: { nonBlocking: boolean; hangUp: boolean }): Promis
     }
     child.on("error", reject);
     child.on("close", (code) => {
-      let report: PipeRun["report"] = null;
+      let report: PipeRun["report"];
       try {
         report = JSON.parse(err) as PipeRun["report"];
       } catch {
