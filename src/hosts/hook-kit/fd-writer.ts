@@ -1,4 +1,5 @@
 import { writeFileSync, writeSync } from "node:fs";
+import { fdBlocks } from "./fd-blocks.js";
 
 /** What a hook writes to: `write(text)`, as a stream offers it. */
 export interface TextWriter {
@@ -56,7 +57,8 @@ export function fdWriter(
 
 /**
  * Writes all of `text` to `fd`; true when nothing of it waits in a stream (as
- * {@link FdWriter.direct}). A descriptor that `blocks` takes it in one C++ call
+ * {@link FdWriter.direct}). An empty text is not looked at further (an allowed
+ * stop prints nothing). A descriptor that `blocks` takes it in one C++ call
  * (`writeFileSync` with text, as the hook wrote its question): a new process's
  * first `writeSync` and the buffer it needs cost the hook 0.2 ms more. One that
  * does not block may be full, and the C++ call would throw EAGAIN without
@@ -67,10 +69,10 @@ export function writeWhole(
   fd: number,
   text: string,
   stream: () => ByteWriter,
-  blocks: boolean,
+  blocks: (fd: number) => boolean = fdBlocks,
 ): boolean {
   if (text === "") return true;
-  if (!blocks) {
+  if (!blocks(fd)) {
     const out = fdWriter(fd, stream);
     out.write(text);
     return out.direct;

@@ -2,7 +2,6 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { hookBundlePath } from "./bundle-path.js";
 import { BUNDLED_HOOK_HOSTS } from "./bundled-hosts.js";
-import { fdBlocks } from "./fd-blocks.js";
 import { writeWhole } from "./fd-writer.js";
 import type { LocalRun } from "./hook-local.js";
 import { type AskOutcome, askServer } from "./server/server-client.js";
@@ -58,8 +57,8 @@ function askHere(folder: string, argv: readonly string[]): Asked {
   if (outcome.kind !== "answered") {
     return { kind: "local", run: { bundle, host, args, env, files, outcome } };
   }
-  const stdoutDone = writeWhole(1, outcome.stdout, () => process.stdout, fdBlocks(1));
-  const stderrDone = writeWhole(2, outcome.stderr, () => process.stderr, fdBlocks(2));
+  const stdoutDone = writeWhole(1, outcome.stdout, () => process.stdout);
+  const stderrDone = writeWhole(2, outcome.stderr, () => process.stderr);
   // Everything is said and nothing else runs: the process ends here, without the teardown of
   // Node's heap and modules that a natural exit does (about half a millisecond of the hook).
   // Output still queued in a stream (a full pipe) waits for the natural exit.
