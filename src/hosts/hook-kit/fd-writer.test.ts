@@ -158,7 +158,8 @@ describe("writeWhole", () => {
     const texts = ['{"decision":"block"}\n', "é ✓ 🙂\n", "x".repeat(200_000)];
     for (const blocks of [true, false]) {
       const fd = openSync(join(dir, `out-${blocks}`), "w");
-      for (const text of texts) expect(writeWhole(fd, text, () => stream, () => blocks)).toBe(true);
+      const blocking = () => blocks;
+      for (const text of texts) expect(writeWhole(fd, text, () => stream, blocking)).toBe(true);
       closeSync(fd);
       expect(readFileSync(join(dir, `out-${blocks}`), "utf8")).toBe(texts.join(""));
     }
@@ -167,10 +168,12 @@ describe("writeWhole", () => {
 
   it("writes nothing of an empty text, not even to a descriptor that is not open", () => {
     const { got, stream } = recorder();
-    expect(writeWhole(987654, "", () => stream, () => true)).toBe(true);
-    expect(writeWhole(987654, "", () => stream, () => false)).toBe(true);
+    const yes = () => true;
+    const no = () => false;
+    expect(writeWhole(987654, "", () => stream, yes)).toBe(true);
+    expect(writeWhole(987654, "", () => stream, no)).toBe(true);
     expect(got).toEqual([]);
-    expect(() => writeWhole(987654, "x", () => stream, () => true)).toThrow(/EBADF/);
+    expect(() => writeWhole(987654, "x", () => stream, yes)).toThrow(/EBADF/);
   });
 
   it("waits for a full pipe that blocks, and every byte arrives in order", async () => {
