@@ -3,16 +3,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { awaitHookServer, benchNodeEnv } from "./node-env.js";
+import { awaitHookServer, awaitServerQuiet, benchNodeEnv } from "./node-env.js";
 
 /**
  * Wall-clock time of one hook process answering a Stop that blocks (the
  * path a host waits on), the Codex and Gemini CLI hooks against Claude Code's, interleaved so all see the same machine. Milliseconds per call.
+ * Each timed process starts once the resident server's work after the last event is over.
  */
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 function run(args: string[], input: string, env: NodeJS.ProcessEnv = benchNodeEnv()): number {
+  awaitServerQuiet();
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { input, encoding: "utf8", env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -24,6 +26,7 @@ function run(args: string[], input: string, env: NodeJS.ProcessEnv = benchNodeEn
 
 /** A bare `node -e ""` start, timed the same way: what a hook process is measured against. */
 function bareNode(): number {
+  awaitServerQuiet();
   const start = process.hrtime.bigint();
   spawnSync(process.execPath, ["-e", ""], { input: "", encoding: "utf8", env: benchNodeEnv() });
   return Number(process.hrtime.bigint() - start) / 1e6;

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchNodeEnv } from "./node-env.js";
+import { awaitServerQuiet, benchNodeEnv } from "./node-env.js";
 
 /**
  * The Claude Code hook process against a bare `node -e ""`, both started the
@@ -117,13 +117,18 @@ export async function benchHookProcess(options: {
     for (let i = -2; i < options.iterations; i++) {
       await timeProcess(hookArgs, prompt, env);
       await timeProcess(hookArgs, write, env);
+      // Each timed process starts once the resident server's work after the last event is over.
+      awaitServerQuiet();
       const b = await timeProcess(bareArgs, stop, env);
+      awaitServerQuiet();
       const h = await timeProcess(hookArgs, stop, env);
       await timeProcess(hookArgs, prompt, noCache);
       await timeProcess(hookArgs, write, noCache);
+      awaitServerQuiet();
       const u = await timeProcess(hookArgs, stop, noCache);
       await timeProcess(hookArgs, prompt, alone);
       await timeProcess(hookArgs, write, alone);
+      awaitServerQuiet();
       const p = await timeProcess(hookArgs, stop, alone);
       // The first rounds warm the disk cache, write the code cache and start the resident
       // server; they are not reported.

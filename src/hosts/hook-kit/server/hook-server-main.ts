@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { RESIDENT } from "../../../core/resident.js";
 import { type CompiledBundle, compileBundle, hookBundlePath } from "../code-cache.js";
 import { type HookIo, textStream } from "../process.js";
+import { collectBetweenEvents } from "./gc-between-events.js";
 import {
   DEFAULT_IDLE_MS,
   exchangeFiles,
@@ -139,8 +140,10 @@ function modulesFor(host: string): Record<string, unknown> | string {
 function prepare(host: string): void {
   if (!retiring) rememberEnv();
   const known = hosts.get(host);
-  if (known !== undefined && known.next === null && !retiring)
+  if (known !== undefined && known.next === null && !retiring) {
     known.next = known.bundle.instantiate();
+    collectBetweenEvents();
+  }
 }
 
 /**
