@@ -6,7 +6,7 @@ type Collect = (options?: { type: "minor" }) => void;
 
 /**
  * How much the heap may grow past what the last full collection left before the next one is run
- * between events. V8 starts its own (incremental marking, then a closing pause of 4 to 12 ms on
+ * between events. V8 starts its own (incremental marking, then a closing pause of 1 to 9 ms on
  * a slow machine, run as a task that can fall inside an event) at about 2 MB over it for a heap
  * of the server's size; at three quarters of that, ours comes first.
  */
