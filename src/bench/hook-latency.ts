@@ -59,14 +59,26 @@ function copilotWorld(
   return { sessions: made, env: benchNodeEnv({ COPILOT_HOME: home }) };
 }
 
-export function benchHookLatency(calls: number): {
-  codex: number[];
-  gemini: number[];
-  claudeCode: number[];
-  qwen: number[];
-  copilot: number[];
-  bare: number[];
-} {
+/** The hosts whose stop the per-host rows time. */
+export const LATENCY_HOSTS = ["codex", "gemini", "claudeCode", "qwen", "copilot"] as const;
+export type LatencyHost = (typeof LATENCY_HOSTS)[number];
+
+export interface HookLatencyRun {
+  /** Milliseconds per stop, per host. */
+  stops: Record<LatencyHost, number[]>;
+  /** The bare `node -e ""` start timed just before each of those stops, index for index. */
+  bare: Record<LatencyHost, number[]>;
+}
+
+const perHost = (): Record<LatencyHost, number[]> => ({
+  codex: [],
+  gemini: [],
+  claudeCode: [],
+  qwen: [],
+  copilot: [],
+});
+
+export function benchHookLatency(calls: number): HookLatencyRun {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));
   try {
     // The command each installer writes: the package's hook entry with the host's name.
@@ -164,22 +176,20 @@ export function benchHookLatency(calls: number): {
         stopReason: "end_turn",
         stop_hook_active: false,
       });
-    const out = {
-      codex: [] as number[],
-      gemini: [] as number[],
-      claudeCode: [] as number[],
-      qwen: [] as number[],
-      copilot: [] as number[],
-      bare: [] as number[],
+    const out: HookLatencyRun = { stops: perHost(), bare: perHost() };
+    // Each stop beside a bare start of its own, taken just before it: a slow spell of the
+    // machine (a bare start here moved from 24 to 32 ms between runs) slows both alike.
+    const timed = (host: LatencyHost, stop: () => number) => {
+      out.bare[host].push(bareNode());
+      out.stops[host].push(stop());
     };
     for (let i = 0; i < calls; i++) {
-      out.bare.push(bareNode());
-      out.codex.push(run([...codex, "--preset", "parley"], codexStop));
-      out.gemini.push(run([...gemini, "--preset", "parley"], geminiStop(i), geminiEnv));
-      out.claudeCode.push(run([...claude, "--preset", "parley"], claudeStop));
+      timed("codex", () => run([...codex, "--preset", "parley"], codexStop));
+      timed("gemini", () => run([...gemini, "--preset", "parley"], geminiStop(i), geminiEnv));
+      timed("claudeCode", () => run([...claude, "--preset", "parley"], claudeStop));
       spawnSync(process.execPath, qwen, { input: qwenTodos(i), env: benchNodeEnv() });
-      out.qwen.push(run([...qwen, "--preset", "parley"], qwenStop(i)));
-      out.copilot.push(
+      timed("qwen", () => run([...qwen, "--preset", "parley"], qwenStop(i)));
+      timed("copilot", () =>
         run(
           [...copilot, "--preset", "parley", "--event", "agentStop"],
           copilotStop(i),

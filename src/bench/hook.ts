@@ -24,11 +24,21 @@ export interface HookBenchResult {
 /** The command Claude Code's settings run: the package's hook entry with `hook claude-code`. */
 const HOOK_ENTRY = fileURLToPath(new URL("../hook/main.cjs", import.meta.url));
 
-function timeProcess(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<number> {
+/** Milliseconds from spawn to exit; with `blocks`, fails unless the process printed a block. */
+function timeProcess(
+  args: string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+  blocks = false,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "ignore", "pipe"] });
+    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
     let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
@@ -37,7 +47,9 @@ function timeProcess(args: string[], input: string, env: NodeJS.ProcessEnv): Pro
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr}`));
       else if (stderr.includes("hook failed")) reject(new Error(stderr.trim()));
-      else resolve(ms);
+      else if (blocks && !stdout.includes('"block"')) {
+        reject(new Error(`hook bench: the stop was not blocked: ${stderr.trim()}`));
+      } else resolve(ms);
     });
     child.stdin.end(input);
   });
@@ -45,13 +57,16 @@ function timeProcess(args: string[], input: string, env: NodeJS.ProcessEnv): Pro
 
 /**
  * A project with a session that has open todos and a transcript whose last
- * turn ended cleanly: every Stop runs the whole decision (read, decide,
- * write state and log) as in real use.
+ * turn ended cleanly: every Stop blocks, so it runs the whole decision (read,
+ * decide, write state and log) as in real use. Each todo write changes the
+ * list (a list the agent left as it was when the user spoke is not nudged).
  */
 function project(dir: string): {
   env: NodeJS.ProcessEnv;
   alone: NodeJS.ProcessEnv;
-  events: string[];
+  prompt: string;
+  write: () => string;
+  stop: string;
 } {
   mkdirSync(join(dir, ".git"), { recursive: true });
   const transcript = join(dir, "transcript.jsonl");
@@ -73,17 +88,26 @@ function project(dir: string): {
     status: i < 3 ? "completed" : i === 3 ? "in_progress" : "pending",
     activeForm: `Working on step ${i + 1}`,
   }));
-  const events = [
-    { ...base, hook_event_name: "UserPromptSubmit", prompt: "Work through the list." },
-    {
+  let writes = 0;
+  const write = () => {
+    writes += 1;
+    const changed = todos.map((t, i) =>
+      i === 7 ? { ...t, content: `${t.content} (${writes})` } : t,
+    );
+    return JSON.stringify({
       ...base,
       hook_event_name: "PostToolUse",
       tool_name: "TodoWrite",
-      tool_input: { todos },
+      tool_input: { todos: changed },
       tool_response: {},
-    },
-    { ...base, hook_event_name: "Stop", stop_hook_active: false },
-  ].map((e) => JSON.stringify(e));
+    });
+  };
+  const prompt = JSON.stringify({
+    ...base,
+    hook_event_name: "UserPromptSubmit",
+    prompt: "Work through the list.",
+  });
+  const stop = JSON.stringify({ ...base, hook_event_name: "Stop", stop_hook_active: false });
   const own = { CLAUDE_PROJECT_DIR: dir, HOME: join(dir, "home") };
   const env = benchNodeEnv(own);
   const alone = benchNodeEnv(own, { inProcess: true });
@@ -91,7 +115,7 @@ function project(dir: string): {
     delete e.TODO_CONTINUATION_DIR;
     delete e.TODO_CONTINUATION_DATABASE_URL;
   }
-  return { env, alone, events };
+  return { env, alone, prompt, write, stop };
 }
 
 /**
@@ -105,8 +129,7 @@ export async function benchHookProcess(options: {
 }): Promise<HookBenchResult> {
   const root = mkdtempSync(join(options.dir, "hook-"));
   try {
-    const { env, alone, events } = project(root);
-    const [prompt, write, stop] = events as [string, string, string];
+    const { env, alone, prompt, write, stop } = project(root);
     const hookArgs = [HOOK_ENTRY, "hook", "claude-code"];
     const bareArgs = ["-e", ""];
     const hook: number[] = [];
@@ -116,20 +139,20 @@ export async function benchHookProcess(options: {
     const noCache = { ...alone, TODO_CONTINUATION_CODE_CACHE: "0" };
     for (let i = -2; i < options.iterations; i++) {
       await timeProcess(hookArgs, prompt, env);
-      await timeProcess(hookArgs, write, env);
+      await timeProcess(hookArgs, write(), env);
       // Each timed process starts once the resident server's work after the last event is over.
       awaitServerQuiet();
       const b = await timeProcess(bareArgs, stop, env);
       awaitServerQuiet();
-      const h = await timeProcess(hookArgs, stop, env);
+      const h = await timeProcess(hookArgs, stop, env, true);
       await timeProcess(hookArgs, prompt, noCache);
-      await timeProcess(hookArgs, write, noCache);
+      await timeProcess(hookArgs, write(), noCache);
       awaitServerQuiet();
-      const u = await timeProcess(hookArgs, stop, noCache);
+      const u = await timeProcess(hookArgs, stop, noCache, true);
       await timeProcess(hookArgs, prompt, alone);
-      await timeProcess(hookArgs, write, alone);
+      await timeProcess(hookArgs, write(), alone);
       awaitServerQuiet();
-      const p = await timeProcess(hookArgs, stop, alone);
+      const p = await timeProcess(hookArgs, stop, alone, true);
       // The first rounds warm the disk cache, write the code cache and start the resident
       // server; they are not reported.
       if (i >= 0) {

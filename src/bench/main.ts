@@ -21,10 +21,10 @@ import { benchCachedStop, benchHookStop } from "../verify/bench.js";
 import { benchListFiles, benchListPostgres } from "./cli-list.js";
 import { enforcerBytesPerSession } from "./enforcer-memory.js";
 import { benchHookProcess } from "./hook.js";
-import { benchHookLatency } from "./hook-latency.js";
+import { benchHookLatency, LATENCY_HOSTS, type LatencyHost } from "./hook-latency.js";
 import { benchIdleToNudge } from "./idle.js";
 import { benchPiToolCall } from "./pi.js";
-import { percentile, summarizeRuns } from "./stats.js";
+import { pairedRatio, percentile, summarizeRuns } from "./stats.js";
 
 /** One measured figure; `target` and `ok` are null where the issue set no target. */
 export interface BenchRow {
@@ -518,7 +518,8 @@ async function hookRows(runs: number): Promise<void> {
         p99: round(percentile(samples, 99)),
       });
     }
-    const ratio = percentile(hook, 50) / percentile(bare, 50);
+    // Each stop against the bare start timed just before it (see pairedRatio).
+    const ratio = pairedRatio([hook], [bare]);
     const goal = atMost(1.25);
     add({ name: "hook.claude_code.ratio", value: round(ratio), unit: "x", ...result(goal, ratio) });
     // Without the resident server: each event loads and runs the bundle in its own process.
@@ -542,41 +543,32 @@ async function hookRows(runs: number): Promise<void> {
   }
 
   say("hook process latency, Codex vs Claude Code (a blocking Stop)...");
-  // 24 stops a run: as many as the parley preset's 25 turns let one session block. A row is the
-  // median of the runs' medians: five runs, so one slow spell of the machine's disk (each stop
-  // flushes its state) moves it less than it did the median of three.
+  // 24 stops a run: as many as the parley preset's 25 turns let one session block. A `p50_ms` row
+  // is the median of the runs' medians, a ratio row the median of the runs' paired ratios: five
+  // runs, so one slow spell of the machine's disk (each stop flushes its state) moves it less
+  // than it did the median of three.
   const hookRuns = times(runs, () => benchHookLatency(quick ? 4 : 24));
-  const codexHook = hookRuns.map((r) => r.codex);
-  const claudeHook = hookRuns.map((r) => r.claudeCode);
-  add(msRow("hook.codex.stop.p50_ms", codexHook));
-  add(msRow("hook.claude-code.stop.p50_ms", claudeHook));
+  const stops = (host: LatencyHost) => hookRuns.map((r) => r.stops[host]);
+  add(msRow("hook.codex.stop.p50_ms", stops("codex")));
+  add(msRow("hook.claude-code.stop.p50_ms", stops("claudeCode")));
+  add(msRow("hook.gemini.after_agent.p50_ms", stops("gemini")));
+  add(msRow("hook.qwen.stop.p50_ms", stops("qwen")));
+  add(msRow("hook.copilot.agent_stop.p50_ms", stops("copilot")));
+  // The bare starts the rows below divide by: one just before each stop.
   add(
     msRow(
-      "hook.gemini.after_agent.p50_ms",
-      hookRuns.map((r) => r.gemini),
+      "hook.per_host.bare_node.p50_ms",
+      hookRuns.map((r) => LATENCY_HOSTS.flatMap((h) => r.bare[h])),
     ),
   );
-  // Each hook host's stop against a bare node start of the same runs.
-  const bareNode = summarizeRuns(hookRuns.map((r) => r.bare)).p50;
-  add(
-    msRow(
-      "hook.qwen.stop.p50_ms",
-      hookRuns.map((r) => r.qwen),
-    ),
-  );
-  add(
-    msRow(
-      "hook.copilot.agent_stop.p50_ms",
-      hookRuns.map((r) => r.copilot),
-    ),
-  );
-  for (const [host, samples] of [
-    ["codex", codexHook],
-    ["gemini", hookRuns.map((r) => r.gemini)],
-    ["qwen", hookRuns.map((r) => r.qwen)],
-    ["copilot", hookRuns.map((r) => r.copilot)],
-  ] as const) {
-    const ratio = summarizeRuns(samples).p50 / bareNode;
+  /** A host's stops against the bare starts timed just before them (see `pairedRatio`). */
+  const pairedOf = (host: LatencyHost) =>
+    pairedRatio(
+      stops(host),
+      hookRuns.map((r) => r.bare[host]),
+    );
+  for (const host of ["codex", "gemini", "qwen", "copilot"] as const) {
+    const ratio = pairedOf(host);
     add({
       name: `hook.${host}.ratio`,
       value: round(ratio),
@@ -584,7 +576,9 @@ async function hookRows(runs: number): Promise<void> {
       ...result(atMost(1.25), ratio),
     });
   }
-  const hookRatio = summarizeRuns(codexHook).p50 / summarizeRuns(claudeHook).p50;
+  // Each host against its own bare starts first: a slow spell between the two hosts' stops of a
+  // round does not count as one hook's cost.
+  const hookRatio = pairedOf("codex") / pairedOf("claudeCode");
   add({
     name: "hook.codex_vs_claude_code.ratio",
     value: round(hookRatio),

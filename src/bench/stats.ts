@@ -25,3 +25,30 @@ export function summarizeRuns(runs: readonly (readonly number[])[]): RunStats {
   const spread = p50 === 0 ? 0 : (Math.max(...p50s) - Math.min(...p50s)) / p50;
   return { p50, p99: percentile(p99s, 50), spread, runs: runs.length };
 }
+
+/**
+ * A process's time against a baseline's, as a ratio that a slow spell of the machine moves
+ * little: each sample is divided by the baseline sample taken just before it, a run's ratio is
+ * the median of those, and the result is the median of the runs' ratios.
+ */
+export function pairedRatio(
+  runs: readonly (readonly number[])[],
+  baselines: readonly (readonly number[])[],
+): number {
+  if (runs.length === 0 || runs.length !== baselines.length) {
+    throw new Error("pairedRatio: as many baseline runs as runs, at least one");
+  }
+  const perRun = runs.map((samples, r) => {
+    const base = baselines[r] as readonly number[];
+    if (samples.length === 0 || samples.length !== base.length) {
+      throw new Error(
+        `pairedRatio: run ${r} has ${samples.length} samples, ${base.length} baselines`,
+      );
+    }
+    return percentile(
+      samples.map((ms, i) => ms / (base[i] as number)),
+      50,
+    );
+  });
+  return percentile(perRun, 50);
+}

@@ -12,9 +12,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { RESIDENT } from "../../../core/resident.js";
-import { type CompiledBundle, compileBundle, hookBundlePath } from "../code-cache.js";
 import { type HookIo, textStream } from "../process.js";
 import { collectBetweenEvents } from "./gc-between-events.js";
+import { bundleFilesOf, HostBundles } from "./host-bundles.js";
 import {
   DEFAULT_IDLE_MS,
   exchangeFiles,
@@ -95,55 +95,16 @@ function retire(): void {
   setTimeout(() => process.exit(0), 60_000).unref();
 }
 
-/** A host's bundle, compiled once, with the file it was read from. */
-interface LoadedHost {
-  bundle: CompiledBundle;
-  identity: string;
-  /** A fresh run of the bundle's top level, made between events, for the next event of the host. */
-  next: Record<string, unknown> | null;
-}
-const hosts = new Map<string, LoadedHost>();
-
-function identityOf(file: string): string | null {
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s === undefined ? null : `${s.ino}:${s.size}:${s.mtimeMs}`;
-}
+const bundles = new HostBundles(bundleFilesOf(hookDir));
 
 /**
- * A fresh set of the host's bundle's modules (its top level run anew), or a reason the hook must
- * run the event itself (then the server retires).
+ * Runs the top level of every served host's bundle whose modules the last event used, off the
+ * path a hook waits on, then collects the garbage of the events before.
  */
-function modulesFor(host: string): Record<string, unknown> | string {
-  const file = hookBundlePath(hookDir, host);
-  if (file === null) return `no hook bundle for ${host}`;
-  const identity = identityOf(file);
-  const known = hosts.get(host);
-  if (known !== undefined && known.identity === identity) {
-    const modules = known.next ?? known.bundle.instantiate();
-    known.next = null;
-    return modules;
-  }
-  if (known !== undefined || identity === null) {
-    // The package was upgraded or removed under the server: a new server serves the new one.
-    retire();
-    return `${file} changed`;
-  }
-  const bundle = compileBundle(file, readFileSync(file, "utf8"));
-  hosts.set(host, { bundle, identity, next: null });
-  return bundle.instantiate();
-}
-
-/**
- * Runs the top level of the bundle of `host` for its next event, off the path a hook waits on.
- * The bundles read no environment at their top level, so this one's set-up is the event's own.
- */
-function prepare(host: string): void {
-  if (!retiring) rememberEnv();
-  const known = hosts.get(host);
-  if (known !== undefined && known.next === null && !retiring) {
-    known.next = known.bundle.instantiate();
-    collectBetweenEvents();
-  }
+function prepare(): void {
+  if (retiring) return;
+  rememberEnv();
+  if (bundles.prepare() > 0) collectBetweenEvents();
 }
 
 /**
@@ -172,10 +133,13 @@ function replaceEnv(env: Record<string, string>): void {
 
 /** Runs the event of `question` as its hook process would have; `restore` undoes its context. */
 async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; restore(): void }> {
-  const modules = modulesFor(question.host);
-  if (typeof modules === "string") {
-    return { answer: { kind: "self", why: modules }, restore() {} };
+  const found = bundles.modulesFor(question.host);
+  if ("changed" in found) {
+    // The package was upgraded or removed under the server: a new server serves the new one.
+    retire();
+    return { answer: { kind: "self", why: found.changed }, restore() {} };
   }
+  const modules = found.modules;
   try {
     process.chdir(question.cwd);
   } catch (error) {
@@ -297,7 +261,7 @@ async function answer(nonce: string): Promise<void> {
   restore();
   // Later, not now: the hook that was answered is exiting, and on a machine of few cores the
   // next instance's set-up would take its time from that exit.
-  setTimeout(() => prepare(question.host), PREPARE_DELAY_MS);
+  setTimeout(prepare, PREPARE_DELAY_MS);
   if (events >= MAX_EVENTS) retire();
 }
 
