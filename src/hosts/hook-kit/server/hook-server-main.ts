@@ -134,6 +134,7 @@ function replaceEnv(env: Record<string, string>): void {
 /** Runs the event of `question` as its hook process would have; `restore` undoes its context. */
 async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; restore(): void }> {
   const found = bundles.modulesFor(question.host);
+  if ("none" in found) return { answer: { kind: "self", why: found.none }, restore() {} };
   if ("changed" in found) {
     // The package was upgraded or removed under the server: a new server serves the new one.
     retire();

@@ -30,7 +30,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** The modules of `host`'s next event; fails the test when the table refused it. */
 function modules(bundles: HostBundles, host: string): Record<string, unknown> {
   const found = bundles.modulesFor(host);
-  if (!("modules" in found)) throw new Error(found.changed);
+  if (!("modules" in found)) throw new Error(JSON.stringify(found));
   return found.modules;
 }
 
@@ -87,6 +87,8 @@ describe("HostBundles", () => {
     expect(changed).toEqual({ changed: `${join(dir, "codex.cjs")} changed` });
     rmSync(join(dir, "gemini.cjs"));
     expect(bundles.modulesFor("gemini")).toEqual({ changed: `${join(dir, "gemini.cjs")} changed` });
-    expect(bundles.modulesFor("Not A Host")).toEqual({ changed: "no hook bundle for Not A Host" });
+    expect(bundles.modulesFor("Not A Host")).toEqual({ none: "no hook bundle for Not A Host" });
+    // A well-formed name whose bundle the package lacks: the package changed under the server.
+    expect(bundles.modulesFor("pi")).toEqual({ changed: `${join(dir, "pi.cjs")} changed` });
   });
 });

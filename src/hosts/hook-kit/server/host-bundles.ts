@@ -34,12 +34,14 @@ export class HostBundles {
 
   /**
    * A fresh set of the host's modules (its top level run anew, or the set made between events),
-   * or why the server must not run it: no bundle, or a bundle whose file changed under the server
-   * (an upgrade; a new server serves the new package).
+   * or why the server must not run it: `none`, the host has no bundle path; `changed`, the file
+   * is gone or changed under the server (an upgrade: a new server serves the new package).
    */
-  modulesFor(host: string): { modules: Record<string, unknown> } | { changed: string } {
+  modulesFor(
+    host: string,
+  ): { modules: Record<string, unknown> } | { none: string } | { changed: string } {
     const file = this.#files.path(host);
-    if (file === null) return { changed: `no hook bundle for ${host}` };
+    if (file === null) return { none: `no hook bundle for ${host}` };
     const identity = this.#files.identity(file);
     const known = this.#hosts.get(host);
     if (known !== undefined && known.identity === identity) {
