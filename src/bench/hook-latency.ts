@@ -70,13 +70,11 @@ export interface HookLatencyRun {
   bare: Record<LatencyHost, number[]>;
 }
 
-const perHost = (): Record<LatencyHost, number[]> => ({
-  codex: [],
-  gemini: [],
-  claudeCode: [],
-  qwen: [],
-  copilot: [],
-});
+const perHost = () =>
+  Object.fromEntries(LATENCY_HOSTS.map((host) => [host, []])) as unknown as Record<
+    LatencyHost,
+    number[]
+  >;
 
 export function benchHookLatency(calls: number): HookLatencyRun {
   const dir = mkdtempSync(join(tmpdir(), "tc-bench-hooks-"));

@@ -137,22 +137,24 @@ export async function benchHookProcess(options: {
     const uncached: number[] = [];
     const inProcess: number[] = [];
     const noCache = { ...alone, TODO_CONTINUATION_CODE_CACHE: "0" };
+    /** A user prompt, then a todo write that changes the list: the next stop blocks. */
+    const promptAndWrite = async (e: NodeJS.ProcessEnv) => {
+      await timeProcess(hookArgs, prompt, e);
+      await timeProcess(hookArgs, write(), e);
+    };
+    /** Times `args` given the stop, once the resident server's work after the last event is over. */
+    const timed = (args: string[], e: NodeJS.ProcessEnv, blocks: boolean) => {
+      awaitServerQuiet();
+      return timeProcess(args, stop, e, blocks);
+    };
     for (let i = -2; i < options.iterations; i++) {
-      await timeProcess(hookArgs, prompt, env);
-      await timeProcess(hookArgs, write(), env);
-      // Each timed process starts once the resident server's work after the last event is over.
-      awaitServerQuiet();
-      const b = await timeProcess(bareArgs, stop, env);
-      awaitServerQuiet();
-      const h = await timeProcess(hookArgs, stop, env, true);
-      await timeProcess(hookArgs, prompt, noCache);
-      await timeProcess(hookArgs, write(), noCache);
-      awaitServerQuiet();
-      const u = await timeProcess(hookArgs, stop, noCache, true);
-      await timeProcess(hookArgs, prompt, alone);
-      await timeProcess(hookArgs, write(), alone);
-      awaitServerQuiet();
-      const p = await timeProcess(hookArgs, stop, alone, true);
+      await promptAndWrite(env);
+      const b = await timed(bareArgs, env, false);
+      const h = await timed(hookArgs, env, true);
+      await promptAndWrite(noCache);
+      const u = await timed(hookArgs, noCache, true);
+      await promptAndWrite(alone);
+      const p = await timed(hookArgs, alone, true);
       // The first rounds warm the disk cache, write the code cache and start the resident
       // server; they are not reported.
       if (i >= 0) {
