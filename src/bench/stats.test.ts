@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pairedRatio, percentile, summarizeRuns } from "./stats.js";
+import { pairedDifference, pairedRatio, percentile, summarizeRuns } from "./stats.js";
 
 describe("bench statistics", () => {
   it("percentile by nearest rank", () => {
@@ -46,5 +46,23 @@ describe("bench statistics", () => {
     expect(() => pairedRatio([[1, 2]], [[1]])).toThrow(/run 0 has 2 samples, 1 baselines/);
     expect(() => pairedRatio([[1]], [])).toThrow(/as many baseline runs/);
     expect(() => pairedRatio([], [])).toThrow(/at least one/);
+  });
+
+  it("subtracts the baseline beside each sample for what a process adds", () => {
+    // Each hook costs 5 ms more than the bare start just before it, while the machine's
+    // starts swing from 20 to 40 ms.
+    const bare = [
+      [20, 40, 20, 40],
+      [30, 30, 25, 35],
+    ];
+    const hook = bare.map((run) => run.map((ms) => ms + 5));
+    expect(pairedDifference(hook, bare)).toBeCloseTo(5);
+    // The medians' difference would count the swing: 45 - 20 here, not 5.
+    expect(pairedDifference([[25, 45, 45]], [[20, 40, 20]])).toBeCloseTo(5);
+    expect(pairedDifference([[1], [9], [3]], [[0], [0], [0]])).toBe(3);
+    expect(() => pairedDifference([[1]], [[1, 2]])).toThrow(
+      /pairedDifference: run 0 has 1 samples, 2 baselines/,
+    );
+    expect(() => pairedDifference([], [])).toThrow(/pairedDifference: .*at least one/);
   });
 });

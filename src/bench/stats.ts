@@ -27,28 +27,47 @@ export function summarizeRuns(runs: readonly (readonly number[])[]): RunStats {
 }
 
 /**
- * A process's time against a baseline's, as a ratio that a slow spell of the machine moves
- * little: each sample is divided by the baseline sample taken just before it, a run's ratio is
- * the median of those, and the result is the median of the runs' ratios.
+ * Each sample against the baseline sample taken just before it (`combine`), a run's figure the
+ * median of those, the result the median of the runs' figures: a slow spell of the machine moves
+ * both sides of a pair alike.
  */
-export function pairedRatio(
+function paired(
+  name: string,
   runs: readonly (readonly number[])[],
   baselines: readonly (readonly number[])[],
+  combine: (sample: number, baseline: number) => number,
 ): number {
   if (runs.length === 0 || runs.length !== baselines.length) {
-    throw new Error("pairedRatio: as many baseline runs as runs, at least one");
+    throw new Error(`${name}: as many baseline runs as runs, at least one`);
   }
   const perRun = runs.map((samples, r) => {
     const base = baselines[r] as readonly number[];
     if (samples.length === 0 || samples.length !== base.length) {
-      throw new Error(
-        `pairedRatio: run ${r} has ${samples.length} samples, ${base.length} baselines`,
-      );
+      throw new Error(`${name}: run ${r} has ${samples.length} samples, ${base.length} baselines`);
     }
     return percentile(
-      samples.map((ms, i) => ms / (base[i] as number)),
+      samples.map((ms, i) => combine(ms, base[i] as number)),
       50,
     );
   });
   return percentile(perRun, 50);
+}
+
+/** A process's time against a baseline's, as a ratio (see {@link paired}). */
+export function pairedRatio(
+  runs: readonly (readonly number[])[],
+  baselines: readonly (readonly number[])[],
+): number {
+  return paired("pairedRatio", runs, baselines, (ms, base) => ms / base);
+}
+
+/**
+ * What a process adds to a baseline's time, in the samples' unit (see {@link paired}): the
+ * figure that does not depend on how fast the machine starts a bare process.
+ */
+export function pairedDifference(
+  runs: readonly (readonly number[])[],
+  baselines: readonly (readonly number[])[],
+): number {
+  return paired("pairedDifference", runs, baselines, (ms, base) => ms - base);
 }
