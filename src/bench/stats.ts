@@ -62,8 +62,8 @@ export function pairedRatio(
 }
 
 /**
- * What a process adds to a baseline's time, in the samples' unit (see {@link paired}): the
- * figure that does not depend on how fast the machine starts a bare process.
+ * What a process adds to a baseline's time, in the samples' unit (see {@link paired}): its own
+ * cost, without the speed of the machine's bare start in it as a ratio has.
  */
 export function pairedDifference(
   runs: readonly (readonly number[])[],
