@@ -550,6 +550,8 @@ async function hookRows(runs: number): Promise<void> {
   // than it did the median of three.
   const hookRuns = times(runs, () => benchHookLatency(quick ? 4 : 24));
   const stops = (host: LatencyHost) => hookRuns.map((r) => r.stops[host]);
+  /** The bare starts timed just before each of a host's stops, run by run. */
+  const bares = (host: LatencyHost) => hookRuns.map((r) => r.bare[host]);
   add(msRow("hook.codex.stop.p50_ms", stops("codex")));
   add(msRow("hook.claude-code.stop.p50_ms", stops("claudeCode")));
   add(msRow("hook.gemini.after_agent.p50_ms", stops("gemini")));
@@ -563,11 +565,7 @@ async function hookRows(runs: number): Promise<void> {
     ),
   );
   /** A host's stops against the bare starts timed just before them (see `pairedRatio`). */
-  const pairedOf = (host: LatencyHost) =>
-    pairedRatio(
-      stops(host),
-      hookRuns.map((r) => r.bare[host]),
-    );
+  const pairedOf = (host: LatencyHost) => pairedRatio(stops(host), bares(host));
   for (const host of ["codex", "gemini", "qwen", "copilot"] as const) {
     const ratio = pairedOf(host);
     add({
@@ -580,12 +578,7 @@ async function hookRows(runs: number): Promise<void> {
     // 1.25 leaves fewer of them.
     add({
       name: `hook.${host}.overhead_ms`,
-      value: round(
-        pairedDifference(
-          stops(host),
-          hookRuns.map((r) => r.bare[host]),
-        ),
-      ),
+      value: round(pairedDifference(stops(host), bares(host))),
       unit: "ms",
       target: null,
       ok: null,
