@@ -216,6 +216,11 @@ export function pluginHostSuite(host: PluginHostProgram): void {
       const session = await opencode.createSession();
       await opencode.prompt(session, "Fix the importer.");
       await waitForDecision(session, "inject");
+      // The decision is on record before the nudge is sent: a prompt sent the moment the log
+      // shows it can reach OpenCode first and have the nudge queued behind it. Wait for the
+      // nudge's own model request, so the redirect below interrupts a continuation that runs.
+      const [, , nudged] = await model.waitForChatRequests(3, { scripted: true });
+      expect(promptOf(nudged!)).toContain(NUDGE_HEADING);
       // The user interrupts the continuation and sends the agent elsewhere.
       const promptedAt = Date.now();
       await opencode.prompt(session, "Stop. Inspect the broken context first.");
