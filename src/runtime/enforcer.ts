@@ -76,9 +76,10 @@ class HostCallTimeout extends Error {
   }
 }
 
-class CancelledDelivery extends Error {
-  constructor() {
-    super("the nudge was cancelled by user activity before delivery");
+/** A nudge withdrawn after its decision was recorded: something else spoke first. Logged as not delivered. */
+export class CancelledDelivery extends Error {
+  constructor(why = "the nudge was cancelled by user activity before delivery") {
+    super(why);
     this.name = "CancelledDelivery";
   }
 }

@@ -488,6 +488,48 @@ describe("OpenCodeContinuation", () => {
     expect(await decisions("s1")).toEqual(["skip:background-work"]);
   });
 
+  it.each([
+    ["goes busy", (c: OpenCodeContinuation) => c.handle(events.status("s1", "busy"))],
+    [
+      "gets a message of unknown origin",
+      (c: OpenCodeContinuation) => c.handle(events.user("s1", "msg_typed")),
+    ],
+  ])(
+    "sends nothing when the session %s while the inject decision is being stored",
+    async (_what, meanwhile) => {
+      // The store answers the inject's write only after the session's event was handled:
+      // the user's prompt reaching OpenCode between "recorded" and "sent".
+      let continuation: OpenCodeContinuation | undefined;
+      const store = new (class extends MemoryStore {
+        override async transact<R>(
+          scope: Parameters<MemoryStore["transact"]>[0],
+          fn: Parameters<MemoryStore["transact"]>[1],
+        ): Promise<R> {
+          const result = (await super.transact(scope, fn)) as R;
+          const last = (await this.readLog(scope)).at(-1);
+          if (last?.action === "inject" && continuation) await meanwhile(continuation);
+          return result;
+        }
+      })();
+      const fake = new FakeOpenCode();
+      continuation = new OpenCodeContinuation({
+        client: fake.client(),
+        settings: parseOpenCodeOptions({ debounceMs: 0 }),
+        store,
+      });
+      live.push(continuation);
+      fake.todos.set("s1", OPEN);
+      for (const event of turnEvents("s1").events) void continuation.handle(event);
+      await continuation.settle();
+      expect(fake.prompts).toHaveLength(0);
+      const log = await store.readLog(
+        resolveScope({ kind: "session", host: "opencode", sessionId: "s1" })!,
+      );
+      expect(log.map((e) => e.action)).toEqual(["inject", "delivery-failed"]);
+      expect(log[1]?.note).toBe("a turn started in the session before the nudge was sent");
+    },
+  );
+
   it("counts a failed delivery and backs off", async () => {
     const { fake, send, state, log } = setup();
     fake.todos.set("s1", OPEN);

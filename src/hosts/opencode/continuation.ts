@@ -9,7 +9,7 @@ import {
   classifyOpenAiFinishReason,
   usageFromOpenCode,
 } from "../../runtime/classify.js";
-import { type DeliveryContext, IdleEnforcer } from "../../runtime/enforcer.js";
+import { CancelledDelivery, type DeliveryContext, IdleEnforcer } from "../../runtime/enforcer.js";
 import { asksTheUser } from "../../runtime/questions.js";
 import { ContinuationRuntime, type IdleResult, type Nudge } from "../../runtime/runtime.js";
 import { AgentDirectory } from "./agents.js";
@@ -637,6 +637,12 @@ export class OpenCodeContinuation {
   async #deliver(sessionId: string, nudge: Nudge, context: DeliveryContext): Promise<void> {
     const track = this.#tracks.get(sessionId);
     if (!track) throw new Error("the session is gone");
+    // The decision was recorded first (persist before deliver); a turn that started meanwhile --
+    // the user's prompt, seen as busy before its text arrives -- would find the nudge queued
+    // behind it. Its message, still unclassified, is reason enough: an ambiguity sends nothing.
+    if (track.busy || track.unclassified.size > 0) {
+      throw new CancelledDelivery("a turn started in the session before the nudge was sent");
+    }
     track.lastNudge = nudge.text;
     const body: {
       agent?: string;
