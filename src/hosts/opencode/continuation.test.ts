@@ -27,9 +27,8 @@ afterEach(async () => {
   for (const c of live.splice(0)) await c.dispose();
 });
 
-function setup(options: OpenCodePluginOptions = {}) {
+function setup(options: OpenCodePluginOptions = {}, store: MemoryStore = new MemoryStore()) {
   const fake = new FakeOpenCode();
-  const store = new MemoryStore();
   const settings = parseOpenCodeOptions({ debounceMs: 0, ...options });
   const continuation = new OpenCodeContinuation({ client: fake.client(), settings, store });
   live.push(continuation);
@@ -511,22 +510,14 @@ describe("OpenCodeContinuation", () => {
           return result;
         }
       })();
-      const fake = new FakeOpenCode();
-      continuation = new OpenCodeContinuation({
-        client: fake.client(),
-        settings: parseOpenCodeOptions({ debounceMs: 0 }),
-        store,
-      });
-      live.push(continuation);
+      const { fake, send, log, ...made } = setup({}, store);
+      continuation = made.continuation;
       fake.todos.set("s1", OPEN);
-      for (const event of turnEvents("s1").events) void continuation.handle(event);
-      await continuation.settle();
+      await send(...turnEvents("s1").events);
       expect(fake.prompts).toHaveLength(0);
-      const log = await store.readLog(
-        resolveScope({ kind: "session", host: "opencode", sessionId: "s1" })!,
-      );
-      expect(log.map((e) => e.action)).toEqual(["inject", "delivery-failed"]);
-      expect(log[1]?.note).toBe("a turn started in the session before the nudge was sent");
+      const entries = await log("s1");
+      expect(entries.map((e) => e.action)).toEqual(["inject", "delivery-failed"]);
+      expect(entries[1]?.note).toBe("a turn started in the session before the nudge was sent");
     },
   );
 
