@@ -6,15 +6,10 @@ import type {
   StopReason,
   Store,
 } from "../../core/types.js";
-import { ContinuationRuntime, type TurnEnd } from "../../runtime/runtime.js";
-import {
-  cappedNudges,
-  type HookProject,
-  mergedSettings,
-  noticeAfter,
-  prepareVerifyCache,
-} from "../hook-kit/project.js";
-import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
+import type { ContinuationRuntime, TurnEnd } from "../../runtime/runtime.js";
+import type { HookProject } from "../hook-kit/project.js";
+import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
+import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";
@@ -178,17 +173,8 @@ class HookContext {
   }
 
   runtime(closeInstruction?: string, project: HookProject | null = null): ContinuationRuntime {
-    const o = this.#options;
-    return new ContinuationRuntime({
-      store: o.store,
-      ...cappedNudges(mergedSettings(o, project), o.protocol?.maxNudges ?? null),
-      ...(project?.verify !== undefined ? { verify: project.verify } : {}),
-      ...(project?.notify !== undefined ? { notify: project.notify } : {}),
-      ...(o.now !== undefined ? { now: o.now } : {}),
-      ...(o.projectDir !== undefined ? { projectDir: o.projectDir } : {}),
-      ...(o.preset !== undefined ? { presetOption: o.preset } : {}),
-      ...(closeInstruction !== undefined ? { closeInstruction } : {}),
-    });
+    const maxNudges = this.#options.protocol?.maxNudges;
+    return hookRuntime(this.#options, project, { closeInstruction, maxNudges });
   }
 
   /** The project's config, or null when the caller gave none (read once per process). */
@@ -334,29 +320,28 @@ class HookContext {
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
     const project = this.#project();
     if (project?.problem != null) {
-      // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
       const runtime = this.runtime(this.#closeInstruction(family));
-      await runtime.turnEnded(this.#scope, end);
-      await runtime.recordSkip(this.#scope, "config-invalid", "stop-hook", project.problem);
-      response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
+      response.stderr.push(await allowInvalidConfig(runtime, this.#scope, end, project.problem));
       return response;
     }
-    if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
     const runtime = this.runtime(this.#closeInstruction(family), project);
-    const result = await runtime.runIdle(this.#scope, {
-      trigger: "stop-hook",
-      signals,
-      outcome: end,
-      deliver: async (nudge) => {
-        // A retry after a transient provider error waits out its backoff first.
-        if ((nudge.delayMs ?? 0) > 0) await (this.#options.sleep ?? sleep)(nudge.delayMs ?? 0);
-        response.stdout = blockDecision(nudge.text);
-      },
-    });
     const turn = stopReason === "stop" ? "" : ` after a turn that ended ${stopReason}`;
-    response.stderr.push(`todo-continuation: ${describeIdle(result)}${turn}`);
-    const notice = noticeAfter(project, result);
-    if (notice !== null) response.stderr.push(notice);
+    const lines = await decideStop(
+      runtime,
+      this.#scope,
+      project,
+      {
+        signals,
+        outcome: end,
+        deliver: async (nudge) => {
+          // A retry after a transient provider error waits out its backoff first.
+          if ((nudge.delayMs ?? 0) > 0) await (this.#options.sleep ?? sleep)(nudge.delayMs ?? 0);
+          response.stdout = blockDecision(nudge.text);
+        },
+      },
+      turn,
+    );
+    response.stderr.push(...lines);
     return response;
   }
 }

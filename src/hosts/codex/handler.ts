@@ -1,14 +1,10 @@
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime } from "../../runtime/runtime.js";
+import type { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import { spendSince } from "../claude-code/spend.js";
-import {
-  type HookProject,
-  mergedSettings,
-  noticeAfter,
-  prepareVerifyCache,
-} from "../hook-kit/project.js";
-import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
+import type { HookProject } from "../hook-kit/project.js";
+import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
+import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
 import { hostGoal } from "./goal.js";
 import { isOwnNudge } from "./own-nudge.js";
 import {
@@ -68,16 +64,7 @@ function runtimeFor(
   options: CodexHookOptions,
   project: HookProject | null = null,
 ): ContinuationRuntime {
-  return new ContinuationRuntime({
-    store: options.store,
-    closeInstruction: CLOSE_INSTRUCTION,
-    ...mergedSettings(options, project),
-    ...(project?.verify !== undefined ? { verify: project.verify } : {}),
-    ...(project?.notify !== undefined ? { notify: project.notify } : {}),
-    ...(options.now !== undefined ? { now: options.now } : {}),
-    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
-    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
-  });
+  return hookRuntime(options, project, { closeInstruction: CLOSE_INSTRUCTION });
 }
 
 /** The project's config for a deciding event; null when none was given or it does not validate. */
@@ -195,10 +182,7 @@ async function stop(
   };
   const project = options.project?.() ?? null;
   if (project?.problem != null) {
-    // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
-    await runtime.turnEnded(scope, outcome);
-    await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
-    response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
+    response.stderr.push(await allowInvalidConfig(runtime, scope, outcome, project.problem));
     return response;
   }
   if (project !== null) runtime = runtimeFor(options, project);
@@ -210,10 +194,8 @@ async function stop(
     response.stderr.push(`todo-continuation: stop allowed (host-goal-active: ${goal})`);
     return response;
   }
-  if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
   // The outcome is recorded in the decision's own transaction: one write per Stop.
-  const result = await runtime.runIdle(scope, {
-    trigger: "stop-hook",
+  const lines = await decideStop(runtime, scope, project, {
     outcome,
     signals: {
       // Plan mode may not edit: telling it to carry on with the work would be wrong.
@@ -224,9 +206,7 @@ async function stop(
       response.stdout = codexBlockDecision(nudge.text);
     },
   });
-  response.stderr.push(`todo-continuation: ${describeIdle(result)}`);
-  const notice = noticeAfter(project, result);
-  if (notice !== null) response.stderr.push(notice);
+  response.stderr.push(...lines);
   return response;
 }
 

@@ -1,16 +1,11 @@
 import type { Scope, Store, Todo } from "../../core/types.js";
-import { ContinuationRuntime } from "../../runtime/runtime.js";
+import type { ContinuationRuntime } from "../../runtime/runtime.js";
 import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
 import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
-import {
-  cappedNudges,
-  type HookProject,
-  mergedSettings,
-  noticeAfter,
-  prepareVerifyCache,
-} from "../hook-kit/project.js";
-import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
+import type { HookProject } from "../hook-kit/project.js";
+import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
+import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
 import { type CopilotEvent, CopilotInputError } from "./payload.js";
 import { copilotTranscriptPath } from "./session-state.js";
 import { readCopilotTodos } from "./todos.js";
@@ -36,15 +31,8 @@ type CopilotOptions = Pick<HookContext, "store" | "preset" | "storeRoot" | "env"
 };
 
 function runtimeFor(options: CopilotOptions, project: HookProject | null): ContinuationRuntime {
-  return new ContinuationRuntime({
-    store: options.store,
-    closeInstruction: COPILOT_CLOSE_INSTRUCTION,
-    ...cappedNudges(mergedSettings({ preset: options.preset }, project), COPILOT_BLOCK_CAP),
-    ...(project?.verify !== undefined ? { verify: project.verify } : {}),
-    ...(project?.notify !== undefined ? { notify: project.notify } : {}),
-    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
-    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
-  });
+  const host = { closeInstruction: COPILOT_CLOSE_INSTRUCTION, maxNudges: COPILOT_BLOCK_CAP };
+  return hookRuntime(options, project, host);
 }
 
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
@@ -72,23 +60,18 @@ export async function handleCopilotEvent(
   }
   const todos = readCopilotTodos(event.transcriptPath);
   const project = options.project?.() ?? null;
+  const outcome = { stopReason: "stop" as const };
   if (project?.problem != null) {
-    // The limits the user wrote are unknown: record the list and the turn, nudge nothing, say why.
     const runtime = runtimeFor(options, null);
     await storeTodos(todos, scope, runtime, options.store);
-    await runtime.turnEnded(scope, { stopReason: "stop" });
-    await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
     return {
       stdout: "",
-      stderr: [`todo-continuation: stop allowed (config-invalid): ${project.problem}`],
+      stderr: [await allowInvalidConfig(runtime, scope, outcome, project.problem)],
     };
   }
-  const runtime = runtimeFor(options, project);
-  if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
   let stdout = "";
-  const result = await runtime.runIdle(scope, {
-    trigger: "stop-hook",
-    outcome: { stopReason: "stop" },
+  const stderr = await decideStop(runtimeFor(options, project), scope, project, {
+    outcome,
     // Stored with the decision, in its one write (the same list is not written again).
     todos,
     deliver: async (nudge) => {
@@ -96,11 +79,7 @@ export async function handleCopilotEvent(
       stdout = blockDecision(nudge.text);
     },
   });
-  const notice = noticeAfter(project, result);
-  return {
-    stdout,
-    stderr: [`todo-continuation: ${describeIdle(result)}`, ...(notice === null ? [] : [notice])],
-  };
+  return { stdout, stderr };
 }
 
 /** A session that never had a list leaves nothing behind. */

@@ -1,13 +1,9 @@
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import { ContinuationRuntime } from "../../runtime/runtime.js";
+import type { ContinuationRuntime, RunIdleOptions } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
-import {
-  type HookProject,
-  mergedSettings,
-  noticeAfter,
-  prepareVerifyCache,
-} from "../hook-kit/project.js";
-import { blockDecision, describeIdle, sessionScopeOf } from "../hook-kit/reply.js";
+import type { HookProject } from "../hook-kit/project.js";
+import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
+import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
 import type { ChildRuns } from "./children.js";
 import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
@@ -67,16 +63,7 @@ function runtimeOf(
   closeInstruction?: string,
   project: HookProject | null = null,
 ): ContinuationRuntime {
-  return new ContinuationRuntime({
-    store: options.store,
-    ...mergedSettings(options, project),
-    ...(project?.verify !== undefined ? { verify: project.verify } : {}),
-    ...(project?.notify !== undefined ? { notify: project.notify } : {}),
-    ...(options.now !== undefined ? { now: options.now } : {}),
-    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
-    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
-    ...(closeInstruction !== undefined ? { closeInstruction } : {}),
-  });
+  return hookRuntime(options, project, { closeInstruction });
 }
 
 /**
@@ -193,30 +180,23 @@ async function afterAgent(
   };
   const project = options.project?.() ?? null;
   if (project?.problem != null) {
-    // The limits the user wrote are unknown: record the turn, nudge nothing, say why.
     const runtime = runtimeOf(options, close);
-    await runtime.turnEnded(scope, outcome);
-    await runtime.recordSkip(scope, "config-invalid", "stop-hook", project.problem);
-    response.stderr.push(`todo-continuation: stop allowed (config-invalid): ${project.problem}`);
+    response.stderr.push(await allowInvalidConfig(runtime, scope, outcome, project.problem));
     return response;
   }
-  if (project?.verify !== undefined) await prepareVerifyCache(project.verify);
+  const why =
+    turn.stopReason === "aborted"
+      ? " after the turn was cancelled (Esc, or the CLI cut its model call)"
+      : "";
   const runtime = runtimeOf(options, close, project);
   // The outcome is recorded in the decision's own transaction: one write per AfterAgent.
-  const result = await runtime.runIdle(scope, {
-    trigger: "stop-hook",
+  const idle: Omit<RunIdleOptions, "trigger"> = {
     outcome,
     signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
     deliver: (nudge) => {
       response.stdout = geminiBlockDecision(nudgeReason(nudge.text));
     },
-  });
-  const why =
-    turn.stopReason === "aborted"
-      ? " after the turn was cancelled (Esc, or the CLI cut its model call)"
-      : "";
-  response.stderr.push(`todo-continuation: ${describeIdle(result)}${why}`);
-  const notice = noticeAfter(project, result);
-  if (notice !== null) response.stderr.push(notice);
+  };
+  response.stderr.push(...(await decideStop(runtime, scope, project, idle, why)));
   return response;
 }
