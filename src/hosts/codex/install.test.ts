@@ -1,6 +1,6 @@
 import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, describe, expect, it } from "vitest";
 import { trustedHashes } from "./config-block.js";
@@ -48,6 +48,13 @@ describe("install codex", () => {
     expect(await readFile(w.userPath, "utf8")).toBe(text);
     await uninstallCodex({ ...w.options, target: "user" });
     expect(await readFile(w.userPath, "utf8")).toBe(USER);
+  });
+
+  it("writes a relative --entry as the absolute path it names (Codex runs hooks from any folder)", async () => {
+    const w = await world();
+    const result = await installCodex({ ...w.options, target: "user", entry: "tools/hook.cjs" });
+    expect(result.command).toBe(`"/usr/bin/node" "${resolve("tools/hook.cjs")}" hook codex`);
+    expect(await readFile(w.userPath, "utf8")).toContain(resolve("tools/hook.cjs"));
   });
 
   it("writes through a symlinked config (dotfiles), which stays a symlink", async () => {

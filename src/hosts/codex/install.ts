@@ -2,10 +2,9 @@ import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readFile, rm, rmdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PRESET_NAMES } from "../../core/engine/presets.js";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { HOOK_SCRIPT, shellQuote } from "../hook-kit/command.js";
+import { checkPreset, packageRootOf } from "../hook-kit/host-install.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import {
@@ -54,11 +53,6 @@ export interface CodexInstallResult {
   command: string;
 }
 
-/** This package's root: `dist/hosts/codex` (or `src/hosts/codex`) is three levels down. */
-function packageRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-}
-
 /** Codex's home folder: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: Record<string, string | undefined>): string {
   const fromEnv = env.CODEX_HOME;
@@ -73,7 +67,10 @@ function canonical(path: string): string {
 
 /** The command Codex runs for each hook: absolute paths, no shell lookups, no network. */
 export function codexHookCommand(options: CodexInstallOptions): string {
-  const entry = options.entry ?? join(options.packageRoot ?? packageRoot(), ...HOOK_SCRIPT);
+  const entry =
+    options.entry !== undefined
+      ? resolve(options.entry)
+      : join(options.packageRoot ?? packageRootOf(), ...HOOK_SCRIPT);
   const node = options.nodePath ?? process.execPath;
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
   return `${shellQuote(node)} ${shellQuote(entry)} hook codex${preset}`;
@@ -85,14 +82,6 @@ async function readText(path: string): Promise<string> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
     throw error;
-  }
-}
-
-function checkPreset(preset: string | undefined): void {
-  if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
-    throw new Error(
-      `--preset: unknown preset ${JSON.stringify(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
-    );
   }
 }
 

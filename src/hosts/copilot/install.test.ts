@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { copilotDoctor } from "./doctor.js";
 import { COPILOT_HOOKS_FILE, installCopilot, isOurHooksFile, uninstallCopilot } from "./install.js";
@@ -47,6 +47,15 @@ describe("install copilot", () => {
     await uninstallCopilot(base);
     expect(files(hooks)).toEqual(before);
     expect((await uninstallCopilot(base)).changes).toEqual([]);
+  });
+
+  it("writes a relative --entry as the absolute path it names (Copilot runs hooks from any folder)", async () => {
+    const { base } = fixture();
+    const { hooksPath } = await installCopilot({ ...base, entry: "tools/hook.cjs" });
+    const written = JSON.parse(readFileSync(hooksPath, "utf8"));
+    expect(written.hooks.agentStop[0].bash).toBe(
+      `"${process.execPath}" "${resolve("tools/hook.cjs")}" hook copilot --event agentStop`,
+    );
   });
 
   it("never replaces or removes a hooks file it did not write", async () => {

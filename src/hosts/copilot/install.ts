@@ -1,11 +1,11 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import {
-  type ClaudeCodeInstallOptions,
-  checkPreset,
-  packageRootOf,
-} from "../claude-code/install.js";
 import { HOOK_SCRIPT, hookScript } from "../hook-kit/command.js";
+import {
+  checkPreset,
+  type HookInstallOptions,
+  hookCommandInput,
+} from "../hook-kit/host-install.js";
 import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
 import { COPILOT_EVENTS } from "./payload.js";
 
@@ -17,10 +17,7 @@ import { COPILOT_EVENTS } from "./payload.js";
 
 export type CopilotTarget = "project" | "user";
 
-/** Claude Code's install options, for Copilot's hooks folders (no version gate). */
-export type CopilotInstallOptions = Omit<ClaudeCodeInstallOptions, "target" | "claudeVersion"> & {
-  target?: CopilotTarget;
-};
+export type CopilotInstallOptions = HookInstallOptions<CopilotTarget>;
 
 export type CopilotInstallResult = { hooksPath: string; changes: string[] };
 
@@ -77,17 +74,7 @@ export async function installCopilot(
 ): Promise<CopilotInstallResult> {
   checkPreset(options.preset);
   const { project, path, out } = setup(options);
-  const { node, script } = hookScript(
-    {
-      projectDir: project,
-      packageRoot: options.packageRoot ?? packageRootOf(),
-      nodePath: options.nodePath ?? process.execPath,
-      portable: false,
-      ...(options.entry !== undefined ? { entry: options.entry } : {}),
-    },
-    HOOK_SCRIPT,
-    "",
-  );
+  const { node, script } = hookScript(hookCommandInput(options, project, false), HOOK_SCRIPT, "");
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
   const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`);
   const changes = await writeOwnFile(path, content, isOurHooksFile, out, "Copilot hooks");

@@ -1,6 +1,5 @@
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PRESET_NAMES } from "../../core/engine/presets.js";
+import { join, resolve } from "node:path";
+import { checkPreset, hookCommandInput } from "../hook-kit/host-install.js";
 import {
   installWithLedger,
   type PlannedInstallWrite,
@@ -58,11 +57,6 @@ export function geminiInstallLedgerPath(env: Record<string, string | undefined>)
 
 const settingsOwner = (path: string) => `settings:${resolve(path)}`;
 const trustOwner = (project: string) => `trusted-hooks:${project}`;
-
-/** This package's root: `dist/hosts/gemini` (or `src/hosts/gemini`) is three levels down. */
-export function geminiPackageRoot(moduleUrl: string = import.meta.url): string {
-  return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
-}
 
 function defaults(options: GeminiInstallOptions) {
   const env = options.env ?? process.env;
@@ -135,14 +129,6 @@ export async function geminiNotes(
   return notes;
 }
 
-function checkPreset(preset: string | undefined): void {
-  if (preset !== undefined && !(PRESET_NAMES as string[]).includes(preset)) {
-    throw new Error(
-      `--preset: unknown preset ${JSON.stringify(preset)}; valid: ${PRESET_NAMES.join(", ")}`,
-    );
-  }
-}
-
 /**
  * Merges our hooks into Gemini CLI's settings (keeping every other hook and
  * setting, and the file's layout), lists them as trusted hooks for a project
@@ -154,14 +140,9 @@ export async function installGemini(
 ): Promise<GeminiInstallResult> {
   checkPreset(options.preset);
   const { env, project, target, out, path } = defaults(options);
-  const { command, portable } = geminiHookCommand({
-    projectDir: project,
-    packageRoot: options.packageRoot ?? geminiPackageRoot(),
-    nodePath: options.nodePath ?? process.execPath,
-    portable: target === "project",
-    ...(options.entry !== undefined ? { entry: resolve(options.entry) } : {}),
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-  });
+  const { command, portable } = geminiHookCommand(
+    hookCommandInput(options, project, target === "project"),
+  );
   // A project check runs inside the AfterAgent hook: its timeout covers it (refused when Gemini CLI cannot wait).
   const stopTimeout = stopTimeoutForInstall("gemini", project, env);
   const file = await readJsonFile(path);

@@ -87,6 +87,26 @@ export function checkPreset(preset: string | undefined): void {
   }
 }
 
+/**
+ * What an install's options say of the hook command: the package's own entry (or `--entry`,
+ * made absolute: a hook runs from whatever folder its host is in), the node that runs it, the
+ * preset; `portable` when the command may name the project through the host's variable.
+ */
+export function hookCommandInput(
+  options: Pick<HookInstallOptions<string>, "entry" | "nodePath" | "packageRoot" | "preset">,
+  project: string,
+  portable: boolean,
+): HookCommandInput {
+  return {
+    projectDir: project,
+    packageRoot: options.packageRoot ?? packageRootOf(),
+    nodePath: options.nodePath ?? process.execPath,
+    portable,
+    ...(options.entry !== undefined ? { entry: resolve(options.entry) } : {}),
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+  };
+}
+
 function setup<T extends string>(host: SettingsHost<T>, options: HookInstallOptions<T>, dflt: T) {
   const env = options.env ?? process.env;
   const project = resolve(options.projectDir ?? process.cwd());
@@ -123,14 +143,9 @@ export async function installSettingsHost<T extends string>(
   const path = settings.path;
   // A project check runs inside the Stop hook: its timeout covers it (refused when the host cannot wait).
   const stop = stopTimeoutForInstall(host.timeoutHost, project, env);
-  const { command, portable } = host.command({
-    projectDir: project,
-    packageRoot: options.packageRoot ?? packageRootOf(),
-    nodePath: options.nodePath ?? process.execPath,
-    portable: settings.ignore !== null,
-    ...(options.entry !== undefined ? { entry: resolve(options.entry) } : {}),
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-  });
+  const { command, portable } = host.command(
+    hookCommandInput(options, project, settings.ignore !== null),
+  );
   const file = await readJsonFile(path);
   const merged = steps.merge(file.value, command, path, stop.value);
   const hadOurs = host.installedCommand(file.value) !== null;
