@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { todoContinuationHooks } from "../../../src/hosts/claude-agent-sdk/index.js";
 import { closeInstructionFor } from "../../../src/hosts/claude-code/todos.js";
@@ -10,7 +12,15 @@ import {
   userTexts,
 } from "../support/anthropic-server.js";
 import { todoWrite } from "../support/claude-scripts.js";
-import { readSession, resultOf, runSdk, sdkEnv, sdkSuite, sessionIdOf } from "./harness.js";
+import {
+  onlySessionLog,
+  readSession,
+  resultOf,
+  runSdk,
+  sdkEnv,
+  sdkSuite,
+  sessionIdOf,
+} from "./harness.js";
 
 const MARK = closeInstructionFor("todo-write");
 
@@ -130,6 +140,39 @@ describe("the Claude Agent SDK with todoContinuationHooks", () => {
     expect(model.turns().some(mentionsNudge)).toBe(false);
     const { log } = await readSession(project, sessionIdOf(run.messages));
     expect(log.map((e) => e.reason)).toEqual(["no-incomplete-todos"]);
+  });
+
+  it("never nudges on a state it cannot read: the reason logged, the broken bytes kept", async () => {
+    const garbage = "{ broken while the model answered";
+    const project = suite.project();
+    const stateDir = join(project.dir, ".claude", "todo-continuation", "todo", ".state", "session");
+    const model = await suite.serve(({ turn }) => {
+      if (turn === 0)
+        return todoWrite(["Port the importer", "in_progress"], ["Test it", "pending"]);
+      if (turn === 1) return reply(text("Stopping here."));
+      // The answer to the nudge: the session's state breaks before it arrives.
+      if (turn === 2) {
+        for (const name of readdirSync(stateDir).filter((n) => /\.json$/.test(n))) {
+          writeFileSync(join(stateDir, name), garbage);
+        }
+      }
+      return reply(text("Still working."));
+    });
+    const lines: string[] = [];
+    const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Port it", {
+      hooks: todoContinuationHooks({ log: (line) => lines.push(line) }),
+    });
+    expect(run.error, lines.join("\n")).toBeNull();
+    expect(model.turns().map(answersNudge)).toEqual([false, false, true]);
+    expect(resultOf(run.messages)?.result).toBe("Still working.");
+    // Read by the log alone: the session's state is the broken file.
+    const log = await onlySessionLog(project);
+    expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "state-unreadable"]);
+    expect(lines.join("\n")).toMatch(/stop allowed \(state-unreadable\)/);
+    const kept = readdirSync(stateDir).filter(
+      (name) => readFileSync(join(stateDir, name), "utf8") === garbage,
+    );
+    expect(kept).toHaveLength(1);
   });
 
   it("respects the user's abort: no nudge, no request after it", async () => {

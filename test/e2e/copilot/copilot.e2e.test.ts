@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
   existsSync,
@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveScope } from "../../../src/core/scope/scope.js";
@@ -32,6 +32,30 @@ import { waitFor } from "../support/wait-for.js";
 
 /** The real Copilot CLI, offline, against the scripted server; our hooks installed by our installer. */
 const COPILOT_VERSION = "1.0.102";
+
+/** The built CLI (`npm run build` first). */
+const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
+
+/** Every file under `dir` with its bytes, by relative path. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const name = path.slice(dir.length + 1);
+    // The repository's own files (git init) are git's, not an install's.
+    if (name.startsWith(`.git${sep}`)) continue;
+    files[name] = readFileSync(path, "base64");
+  }
+  return files;
+}
+
+/** The command our hooks file runs for `event`, as Copilot runs it (bash). */
+function installedCommand(dir: string, event: string): string {
+  const path = join(dir, ".github", "hooks", "todo-continuation.json");
+  const hooks = JSON.parse(readFileSync(path, "utf8")).hooks as Record<string, { bash: string }[]>;
+  return hooks[event]?.[0]?.bash ?? "";
+}
 
 let model: OpenAiServer;
 let root: string;
@@ -489,6 +513,72 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
     expect(added.filter((f) => !f.includes(session) && /[0-9a-f]{8}-[0-9a-f]{4}-/.test(f))).toEqual(
       [],
     );
+  });
+
+  it("answers garbage on stdin with a clear error, no block, and exit 0", () => {
+    for (const event of ["agentStop", "userPromptSubmitted"]) {
+      const result = spawnSync("bash", ["-c", installedCommand(project, event)], {
+        cwd: project,
+        input: "this is not json{",
+        env: copilotEnv(),
+        encoding: "utf8",
+      });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/todo-continuation: hook failed, allowing the stop: .*JSON/);
+    }
+  });
+
+  it("install through the CLI keeps the user's hooks file running beside ours; reinstall and uninstall are byte for byte", async () => {
+    const own = join(root, "own-project");
+    mkdirSync(join(own, ".github", "hooks"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: own });
+    // The user's own agentStop hook, in a file of its own, which must keep running and keep its bytes.
+    const marker = join(root, "user-hook-ran");
+    writeFileSync(
+      join(own, ".github", "hooks", "mine.json"),
+      `${JSON.stringify({ version: 1, hooks: { agentStop: [{ type: "command", bash: `echo ran >> '${marker}'` }] } })}\n`,
+    );
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, [CLI, ...args], {
+        cwd: own,
+        env: { PATH: process.env.PATH ?? "", HOME: join(root, "home") },
+        encoding: "utf8",
+      });
+    const before = snapshot(own);
+    expect(cli("install", "copilot")).toContain("Added");
+    const installed = snapshot(own);
+    expect(Object.keys(installed).sort()).toEqual(
+      [...Object.keys(before), join(".github", "hooks", "todo-continuation.json")].sort(),
+    );
+    expect(cli("install", "copilot")).toContain("nothing changed");
+    expect(snapshot(own)).toEqual(installed);
+    // Copilot runs both files' hooks: ours blocks the lazy stop once, the user's runs at each stop.
+    model.clearRequests();
+    model.script([
+      sql("INSERT INTO todos (id, title, status) VALUES ('docs', 'Writing the docs', 'pending')"),
+      textReply("Stopping here."),
+      sql("UPDATE todos SET status = 'done'"),
+      textReply("The docs are written."),
+    ]);
+    const session = randomUUID();
+    const run = await new Promise<CopilotRun>((resolve) => {
+      const child = spawn(
+        copilotBin(),
+        ["-p", "Write the docs.", "--allow-all-tools", "--session-id", session],
+        { cwd: own, stdio: ["ignore", "pipe", "pipe"], env: copilotEnv() },
+      );
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      child.on("exit", (code, signal) => resolve({ code, signal, output }));
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(await decisionsOf(session)).toEqual(["inject", "skip:no-incomplete-todos"]);
+    expect(readFileSync(marker, "utf8")).toBe("ran\nran\n");
+    expect(cli("uninstall", "copilot")).toContain("Removed");
+    expect(snapshot(own)).toEqual(before);
+    expect(cli("uninstall", "copilot")).toContain("nothing changed");
   });
 
   it("never blocks on a state it cannot read, and keeps the broken bytes", async () => {
