@@ -6,7 +6,7 @@ import { resolveScope } from "../../core/scope/scope.js";
 import type { Scope, Todo } from "../../core/types.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
 import type { HookProject } from "./project.js";
-import { allowInvalidConfig, decideStop, hookRuntime } from "./stop.js";
+import { allowInvalidConfig, decideStop, type HookRuntimeOptions, hookRuntime } from "./stop.js";
 
 const scope = resolveScope({ kind: "session", host: "test", sessionId: "s1" }) as Scope;
 const open: Todo[] = [
@@ -20,13 +20,12 @@ const project = (fields: Partial<HookProject> = {}): HookProject => ({
   ...fields,
 });
 
-/** A session whose user asked for work and whose agent wrote `todos`, then stopped. */
-async function stopAfter(todos: Todo[], own: Parameters<typeof hookRuntime>[0]) {
+/** A session whose user asked for work and whose agent then wrote `todos`: a stop decides next. */
+async function stopAfter(todos: Todo[], options: HookRuntimeOptions): Promise<void> {
   let clock = 1_000_000;
-  const runtime = hookRuntime({ ...own, now: () => (clock += 1000) }, null);
+  const runtime = hookRuntime({ ...options, now: () => (clock += 1000) }, null);
   await runtime.turnStarted(scope, { real: true });
   await runtime.setTodos(scope, todos);
-  return clock;
 }
 
 const folders: string[] = [];

@@ -17,7 +17,7 @@ import { describeIdle } from "./reply.js";
  */
 
 /** What a hook's runtime takes from its host's options. */
-export interface HookRuntimeOwn {
+export interface HookRuntimeOptions {
   store: Store;
   /** The hook command's `--preset`: wins over the config file's, and is kept in the state. */
   preset?: PresetName | undefined;
@@ -35,18 +35,18 @@ export interface HookRuntimeHost {
 
 /** The runtime one hook event decides with; `project` null: the hook's own settings alone. */
 export function hookRuntime(
-  own: HookRuntimeOwn,
+  options: HookRuntimeOptions,
   project: HookProject | null,
   host: HookRuntimeHost = {},
 ): ContinuationRuntime {
   return new ContinuationRuntime({
-    store: own.store,
-    ...cappedNudges(mergedSettings(own, project), host.maxNudges ?? null),
+    store: options.store,
+    ...cappedNudges(mergedSettings(options, project), host.maxNudges ?? null),
     ...(project?.verify !== undefined ? { verify: project.verify } : {}),
     ...(project?.notify !== undefined ? { notify: project.notify } : {}),
-    ...(own.now !== undefined ? { now: own.now } : {}),
-    ...(own.projectDir !== undefined ? { projectDir: own.projectDir } : {}),
-    ...(own.preset !== undefined ? { presetOption: own.preset } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+    ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
     ...(host.closeInstruction !== undefined ? { closeInstruction: host.closeInstruction } : {}),
   });
 }
