@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { readFile, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { packageRootOf } from "../hook-kit/host-install.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
 import { type PluginHost, type PluginHostName, pluginHost, pluginMarker } from "./plugin-hosts.js";
@@ -45,11 +46,6 @@ const PACKAGE_SPECIFIER = "todo-continuation/opencode";
 
 /** OpenCode and Kilo load `plugin/` and `plugins/` alike; we write to the second and clean both. */
 const PLUGIN_FOLDERS = ["plugins", "plugin"] as const;
-
-/** This package's root: `dist/hosts/opencode` (or `src/hosts/opencode`) is three levels down. */
-function packageRootOf(moduleUrl: string = import.meta.url): string {
-  return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
-}
 
 /** The host's config folder for a target: `<project>/.opencode` or `$XDG_CONFIG_HOME/opencode` (Kilo: `.kilo`, `kilo`). */
 export function openCodeConfigDir(

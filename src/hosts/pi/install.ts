@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { quoteInput } from "../../core/quote.js";
+import { packageRootOf } from "../hook-kit/host-install.js";
 import { readJsonFile, writeJsonFile } from "../hook-kit/settings-file.js";
 import { EXTENSION_FILE, isOurPiEntry, piAgentDir } from "./settings.js";
 
@@ -31,11 +31,6 @@ export interface PiInstallResult {
   entry: string | null;
   /** Whether the entry works from any clone of the project. */
   portable: boolean;
-}
-
-/** This package's root: `dist/hosts/pi` (or `src/hosts/pi`) is three levels down. */
-function packageRootOf(moduleUrl: string = import.meta.url): string {
-  return resolve(dirname(fileURLToPath(moduleUrl)), "..", "..", "..");
 }
 
 /** The settings file a target names. */

@@ -222,7 +222,8 @@ describe("the pi extension with a project's check", () => {
 describe("the pi extension with a project's notify", () => {
   it("a trusted notify runs its command when the list written in the turn is done", async () => {
     const out = join(repo, "..", "notified.json");
-    config({ notify: { command: `cat > ${out}` } });
+    // Moved into place once written: the shell makes `out` before `cat` has written to it.
+    config({ notify: { command: `cat > ${out}.tmp && mv ${out}.tmp ${out}` } });
     const { pi } = await start();
     await pi.emit("input", { text: "Do the work", source: "interactive" });
     await pi.callTool("todo_write", init("Parse", "Render"));
