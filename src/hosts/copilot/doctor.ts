@@ -3,19 +3,30 @@ import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { quotedWords } from "../hook-kit/command.js";
 import { homeOf, missingFiles, notInstalledFinding } from "../hook-kit/doctor-files.js";
+import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { sqliteFallback } from "../hook-kit/sqlite-read.js";
+import { HOST_HOOK_LIMITS } from "../hook-kit/timeout.js";
 import { detectVersion } from "../hook-kit/version.js";
 import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile } from "./install.js";
 
 const HOST = "copilot";
+const COPILOT_DEFAULT_MS = HOST_HOOK_LIMITS.copilot.defaultMs;
 /** The release whose hooks and todo table were measured (docs/copilot.md). */
 export const MIN_COPILOT_VERSION = "1.0.102";
 
+type OurHooks = Record<string, { bash: string; timeoutSec?: unknown }[]>;
+
 /** The program and script a hooks file runs (`"<node>" "<entry>" hook copilot ...`). */
 function commandFiles(text: string): string[] {
-  const hooks = (JSON.parse(text) as { hooks: Record<string, { bash: string }[]> }).hooks;
+  const hooks = (JSON.parse(text) as { hooks: OurHooks }).hooks;
   return quotedWords(Object.values(hooks)[0]?.[0]?.bash ?? "").slice(0, 2);
+}
+
+/** `agentStop`'s timeout in a hooks file of ours, in ms; null when it writes none. */
+function stopTimeoutMs(text: string): number | null {
+  const seconds = (JSON.parse(text) as { hooks: OurHooks }).hooks.agentStop?.[0]?.timeoutSec;
+  return typeof seconds === "number" && seconds > 0 ? seconds * 1000 : null;
 }
 
 /**
@@ -68,6 +79,11 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
       `todo-continuation install copilot --${file.target}`,
     );
   }
+  // The project's config and check, against the shortest agentStop timeout installed (it cuts first).
+  const stops = files.map((f) => ({ ...f, ms: stopTimeoutMs(f.text) ?? COPILOT_DEFAULT_MS }));
+  const shortest = stops.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const reinstall = `todo-continuation install copilot --${shortest.target}`;
+  findings.push(...verifyFindings(HOST, ctx, shortest.ms, reinstall));
   // The package's own reader always reads it; SQLite itself is needed only for other formats.
   const fallback = sqliteFallback(ctx.env);
   say(

@@ -81,6 +81,37 @@ describe("install copilot", () => {
   });
 });
 
+describe("install copilot with a project check", () => {
+  it("gives agentStop a timeout that covers the check, says so, and keeps the prompt's at 30 s", async () => {
+    const { project, base } = fixture();
+    writeFileSync(
+      join(project, "todo-continuation.config.json"),
+      JSON.stringify({ verify: { command: "npm test", timeoutMs: 60_000 } }),
+    );
+    const lines: string[] = [];
+    const { hooksPath } = await installCopilot({ ...base, out: (l) => lines.push(l) });
+    const hooks = JSON.parse(readFileSync(hooksPath, "utf8")).hooks;
+    // Twice the check's limit (a wait on another session's run, then its own), plus 41 s.
+    expect(hooks.agentStop[0].timeoutSec).toBe(161);
+    expect(hooks.userPromptSubmitted[0].timeoutSec).toBe(30);
+    expect(lines.join("\n")).toMatch(/Stop hook timeout: 161 s, covering verify\.timeoutMs 60000/);
+  });
+
+  it("doctor: a check raised after install is no longer covered, and says to install again", async () => {
+    const { project, home, base } = fixture();
+    const config = join(project, "todo-continuation.config.json");
+    writeFileSync(config, JSON.stringify({ verify: { command: "npm test", timeoutMs: 60_000 } }));
+    await installCopilot(base);
+    const doctor = () =>
+      copilotDoctor({ cwd: project, home, env: { HOME: home, PATH: "/nowhere" } });
+    expect((await doctor()).find((f) => f.check === "timeout")).toMatchObject({ ok: true });
+    writeFileSync(config, JSON.stringify({ verify: { command: "npm test", timeoutMs: 300_000 } }));
+    const stale = (await doctor()).find((f) => f.check === "timeout");
+    expect(stale).toMatchObject({ ok: false, fix: "todo-continuation install copilot --project" });
+    expect(stale?.message).toMatch(/161 s .*does not cover verify\.timeoutMs 300000/);
+  });
+});
+
 describe("copilotDoctor", () => {
   it("names the program a hooks file runs when it is gone", async () => {
     const { project, home, base, root } = fixture();

@@ -7,6 +7,7 @@ import {
   hookCommandInput,
 } from "../hook-kit/host-install.js";
 import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
+import { BASE_HOOK_TIMEOUT_MS, stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import { COPILOT_EVENTS } from "./payload.js";
 
 /**
@@ -23,8 +24,8 @@ export type CopilotInstallResult = { hooksPath: string; changes: string[] };
 
 export const COPILOT_HOOKS_FILE = "todo-continuation.json";
 
-/** Copilot kills a hook after `timeoutSec`; the stop hook reads a small SQLite file. */
-const TIMEOUT_SEC = 30;
+/** Copilot ends a hook after its `timeoutSec`; a prompt's hook reads a small SQLite file. */
+const PROMPT_TIMEOUT_SEC = BASE_HOOK_TIMEOUT_MS / 1000;
 
 export function copilotHooksDir(
   target: CopilotTarget,
@@ -37,13 +38,16 @@ export function copilotHooksDir(
   return join(env.HOME?.trim() ? env.HOME : homedir(), ".copilot", "hooks");
 }
 
-/** The hooks file: our command for each event we answer, with `--event` naming it. */
-export function copilotHooksContent(command: string): string {
+/**
+ * The hooks file: our command for each event we answer, with `--event` naming it. `stopSec`:
+ * `agentStop`'s timeout, which covers the project's check (see `stopTimeoutForInstall`).
+ */
+export function copilotHooksContent(command: string, stopSec = PROMPT_TIMEOUT_SEC): string {
   const hooks = Object.fromEntries(
-    COPILOT_EVENTS.map((event) => [
-      event,
-      [{ type: "command", bash: `${command} --event ${event}`, timeoutSec: TIMEOUT_SEC }],
-    ]),
+    COPILOT_EVENTS.map((event) => {
+      const timeoutSec = event === "agentStop" ? stopSec : PROMPT_TIMEOUT_SEC;
+      return [event, [{ type: "command", bash: `${command} --event ${event}`, timeoutSec }]];
+    }),
   );
   return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
 }
@@ -76,8 +80,11 @@ export async function installCopilot(
   const { project, path, out } = setup(options);
   const { node, script } = hookScript(hookCommandInput(options, project, false), HOOK_SCRIPT, "");
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
-  const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`);
+  // A project check runs inside agentStop: its timeout covers it (refused when Copilot cannot wait).
+  const stop = stopTimeoutForInstall("copilot", project, options.env ?? process.env);
+  const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`, stop.value);
   const changes = await writeOwnFile(path, content, isOurHooksFile, out, "Copilot hooks");
+  out(stop.line);
   if (changes.length > 0) {
     out(
       "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).",

@@ -21,7 +21,7 @@ import { findProjectConfig, type LoadedConfig } from "../../config/load.js";
  *   answered nothing.
  */
 
-export type HookHost = "claude-code" | "codex" | "gemini" | "qwen";
+export type HookHost = "claude-code" | "codex" | "gemini" | "qwen" | "copilot";
 
 export interface HostHookLimit {
   /** What the host calls itself. */
@@ -43,6 +43,8 @@ export const HOST_HOOK_LIMITS: Readonly<Record<HookHost, HostHookLimit>> = {
   gemini: { name: "Gemini CLI", unit: "ms", defaultMs: 60_000, maxMs: TIMER_MAX_MS },
   // Seconds, but Qwen reads a command hook's value of 1000 or more as milliseconds.
   qwen: { name: "Qwen Code", unit: "s", defaultMs: 60_000, maxMs: TIMER_MAX_MS },
+  // `timeoutSec` of each hook in its hooks file; ours always writes one (a Node program: timers cap it).
+  copilot: { name: "Copilot CLI", unit: "s", defaultMs: 30_000, maxMs: TIMER_MAX_MS },
 };
 
 /** What every hook of ours gets without a check to run: ours answer in well under a second. */

@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findProjectConfig } from "../../../src/config/load.js";
+import { trust } from "../../../src/config/trust.js";
 import { resolveScope } from "../../../src/core/scope/scope.js";
 import { installCopilot } from "../../../src/hosts/copilot/install.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
@@ -101,10 +103,11 @@ function runCopilot(
   prompt: string,
   extra: string[] = [],
   onStart: (signal: (name: NodeJS.Signals) => void) => void = () => {},
+  cwd: string = project,
 ): Promise<CopilotRun> {
   return new Promise((resolve) => {
     const child = spawn(copilotBin(), ["-p", prompt, "--allow-all-tools", ...extra], {
-      cwd: project,
+      cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: copilotEnv(),
       detached: true,
@@ -562,23 +565,80 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
       textReply("The docs are written."),
     ]);
     const session = randomUUID();
-    const run = await new Promise<CopilotRun>((resolve) => {
-      const child = spawn(
-        copilotBin(),
-        ["-p", "Write the docs.", "--allow-all-tools", "--session-id", session],
-        { cwd: own, stdio: ["ignore", "pipe", "pipe"], env: copilotEnv() },
-      );
-      let output = "";
-      child.stdout.on("data", (d) => (output += d));
-      child.stderr.on("data", (d) => (output += d));
-      child.on("exit", (code, signal) => resolve({ code, signal, output }));
-    });
+    const run = await runCopilot("Write the docs.", ["--session-id", session], () => {}, own);
     expect(run.code, run.output).toBe(0);
     expect(await decisionsOf(session)).toEqual(["inject", "skip:no-incomplete-todos"]);
     expect(readFileSync(marker, "utf8")).toBe("ran\nran\n");
     expect(cli("uninstall", "copilot")).toContain("Removed");
     expect(snapshot(own)).toEqual(before);
     expect(cli("uninstall", "copilot")).toContain("nothing changed");
+  });
+
+  it("waits for a project check longer than Copilot's 30 s default: install sizes agentStop's timeout for it", async () => {
+    const checked = join(root, "checked-project");
+    mkdirSync(checked, { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: checked });
+    // A check that takes 35 s and fails.
+    const command = "sleep 35; echo 'the docs are not built'; exit 4";
+    writeFileSync(
+      join(checked, "todo-continuation.config.json"),
+      `${JSON.stringify({ verify: { command, timeoutMs: 60_000 } })}\n`,
+    );
+    const lines: string[] = [];
+    await installCopilot({
+      projectDir: checked,
+      packageRoot: REPO_ROOT,
+      out: (l) => lines.push(l),
+    });
+    expect(lines.join("\n")).toContain("Stop hook timeout: 161 s, covering verify.timeoutMs 60000");
+    const home = join(root, "home");
+    const loaded = findProjectConfig(checked, home);
+    if (loaded === null) throw new Error("no project config");
+    trust(loaded, { env: { HOME: home }, home, now: Date.now() });
+    model.clearRequests();
+    model.script([
+      sql("INSERT INTO todos (id, title, status) VALUES ('docs', 'Building the docs', 'done')"),
+      textReply("The docs are built."),
+      textReply("Fixed: the docs build now."),
+    ]);
+    const session = randomUUID();
+    const started = Date.now();
+    const run = await runCopilot("Build the docs.", ["--session-id", session], () => {}, checked);
+    expect(run.code, run.output).toBe(0);
+    expect(Date.now() - started).toBeGreaterThan(35_000);
+    // The check's failure reached the model: Copilot waited out the 35 s agentStop for our block.
+    const nudge = model.chatRequests({ scripted: true }).map(promptOf)[2];
+    expect(nudge).toContain("the docs are not built");
+    // The agent changed nothing after it: the same failure is not nudged twice (no second 35 s run).
+    expect(await decisionsOf(session)).toEqual(["inject", "skip:verify-unchanged-failure"]);
+  }, 180_000);
+
+  it("host limit: an agentStop hook past its timeoutSec is abandoned and the stop goes ahead", async () => {
+    // Measures Copilot itself: a hook that would block after 20 s, given 2 s.
+    const slowProject = join(root, "slow-hook-project");
+    mkdirSync(join(slowProject, ".github", "hooks"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: slowProject });
+    const marker = join(root, "slow-hook-ran");
+    const finished = join(root, "slow-hook-finished");
+    const bash = `touch '${marker}'; sleep 20; touch '${finished}'; echo '{"decision":"block","reason":"late"}'`;
+    writeFileSync(
+      join(slowProject, ".github", "hooks", "slow.json"),
+      JSON.stringify({
+        version: 1,
+        hooks: { agentStop: [{ type: "command", bash, timeoutSec: 2 }] },
+      }),
+    );
+    model.clearRequests();
+    model.script([textReply("Done.")]);
+    const started = Date.now();
+    const run = await runCopilot("Hi.", [], () => {}, slowProject);
+    const took = Date.now() - started;
+    expect(run.code, run.output).toBe(0);
+    // The hook did run, the run ended before it did, and its late block was never honoured.
+    expect(existsSync(marker)).toBe(true);
+    expect(existsSync(finished)).toBe(false);
+    expect(model.chatRequests({ scripted: true })).toHaveLength(1);
+    process.stderr.write(`copilot agentStop hook, timeoutSec 2 and a 20 s command: ${took} ms\n`);
   });
 
   it("never blocks on a state it cannot read, and keeps the broken bytes", async () => {
