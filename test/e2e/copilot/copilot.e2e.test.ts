@@ -574,7 +574,7 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
     expect(cli("uninstall", "copilot")).toContain("nothing changed");
   });
 
-  it("waits for a project check longer than Copilot's 30 s default: install sizes agentStop's timeout for it", async () => {
+  it("waits out a project check longer than 30 s: install sizes agentStop's timeout for it", async () => {
     const checked = join(root, "checked-project");
     mkdirSync(checked, { recursive: true });
     execFileSync("git", ["init", "-q"], { cwd: checked });
