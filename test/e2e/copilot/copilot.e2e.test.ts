@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findProjectConfig } from "../../../src/config/load.js";
@@ -19,6 +19,8 @@ import { resolveScope } from "../../../src/core/scope/scope.js";
 import { installCopilot } from "../../../src/hosts/copilot/install.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
 import { scopePaths } from "../../../src/store/file/paths.js";
+import { BUILT_CLI } from "../support/built-cli.js";
+import { fileSnapshot } from "../support/file-snapshot.js";
 import { hookServerEnv } from "../support/hook-server-setup.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
@@ -34,23 +36,6 @@ import { waitFor } from "../support/wait-for.js";
 
 /** The real Copilot CLI, offline, against the scripted server; our hooks installed by our installer. */
 const COPILOT_VERSION = "1.0.102";
-
-/** The built CLI (`npm run build` first). */
-const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
-
-/** Every file under `dir` with its bytes, by relative path. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const name = path.slice(dir.length + 1);
-    // The repository's own files (git init) are git's, not an install's.
-    if (name.startsWith(`.git${sep}`)) continue;
-    files[name] = readFileSync(path, "base64");
-  }
-  return files;
-}
 
 /** The command our hooks file runs for `event`, as Copilot runs it (bash). */
 function installedCommand(dir: string, event: string): string {
@@ -543,19 +528,19 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
       `${JSON.stringify({ version: 1, hooks: { agentStop: [{ type: "command", bash: `echo ran >> '${marker}'` }] } })}\n`,
     );
     const cli = (...args: string[]) =>
-      execFileSync(process.execPath, [CLI, ...args], {
+      execFileSync(process.execPath, [BUILT_CLI, ...args], {
         cwd: own,
         env: { PATH: process.env.PATH ?? "", HOME: join(root, "home") },
         encoding: "utf8",
       });
-    const before = snapshot(own);
+    const before = fileSnapshot(own);
     expect(cli("install", "copilot")).toContain("Added");
-    const installed = snapshot(own);
+    const installed = fileSnapshot(own);
     expect(Object.keys(installed).sort()).toEqual(
       [...Object.keys(before), join(".github", "hooks", "todo-continuation.json")].sort(),
     );
     expect(cli("install", "copilot")).toContain("nothing changed");
-    expect(snapshot(own)).toEqual(installed);
+    expect(fileSnapshot(own)).toEqual(installed);
     // Copilot runs both files' hooks: ours blocks the lazy stop once, the user's runs at each stop.
     model.clearRequests();
     model.script([
@@ -570,7 +555,7 @@ describe("Copilot CLI hooks against the real Copilot CLI", () => {
     expect(await decisionsOf(session)).toEqual(["inject", "skip:no-incomplete-todos"]);
     expect(readFileSync(marker, "utf8")).toBe("ran\nran\n");
     expect(cli("uninstall", "copilot")).toContain("Removed");
-    expect(snapshot(own)).toEqual(before);
+    expect(fileSnapshot(own)).toEqual(before);
     expect(cli("uninstall", "copilot")).toContain("nothing changed");
   });
 

@@ -12,7 +12,8 @@ import {
   startOpenCode,
   waitForDecision,
 } from "../opencode/opencode-host.js";
-import { REPO_ROOT } from "../support/host-cache.js";
+import { BUILT_CLI } from "../support/built-cli.js";
+import { fileSnapshot } from "../support/file-snapshot.js";
 import {
   type OpenAiServer,
   startOpenAiServer,
@@ -21,26 +22,12 @@ import {
 } from "../support/openai-server.js";
 import { KILO } from "./kilo-host.js";
 
-/** The built CLI (`npm run build` first). */
-const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
-
-/** Every file under `dir` with its bytes, by relative path. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files[path.slice(dir.length + 1)] = readFileSync(path, "base64");
-  }
-  return files;
-}
-
 describe("install kilo / uninstall kilo through the CLI", () => {
   it("a reinstall changes no byte, and uninstall restores every file byte for byte", () => {
     const project = mkdtempSync(join(tmpdir(), "tc-e2e-kilo-install-"));
     try {
       const cli = (...args: string[]) =>
-        execFileSync(process.execPath, [CLI, ...args], {
+        execFileSync(process.execPath, [BUILT_CLI, ...args], {
           cwd: project,
           env: { PATH: process.env.PATH ?? "", HOME: join(project, "home") },
           encoding: "utf8",
@@ -49,18 +36,18 @@ describe("install kilo / uninstall kilo through the CLI", () => {
       writeFileSync(join(project, "kilo.json"), '{ "plugin": ["some-plugin"] }\n');
       mkdirSync(join(project, ".kilo", "plugins"), { recursive: true });
       writeFileSync(join(project, ".kilo", "plugins", "mine.ts"), "export const Mine = 1;\n");
-      const before = snapshot(project);
+      const before = fileSnapshot(project);
       expect(cli("install", "kilo")).toContain("Added");
-      const installed = snapshot(project);
+      const installed = fileSnapshot(project);
       expect(Object.keys(installed).sort()).toEqual(
         [...Object.keys(before), join(".kilo", "plugins", "todo-continuation.js")].sort(),
       );
       expect(cli("install", "kilo")).toContain("nothing changed");
-      expect(snapshot(project)).toEqual(installed);
+      expect(fileSnapshot(project)).toEqual(installed);
       expect(cli("uninstall", "kilo")).toContain("Removed");
-      expect(snapshot(project)).toEqual(before);
+      expect(fileSnapshot(project)).toEqual(before);
       expect(cli("uninstall", "kilo")).toContain("nothing changed");
-      expect(snapshot(project)).toEqual(before);
+      expect(fileSnapshot(project)).toEqual(before);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }

@@ -7,7 +7,7 @@ import {
   startReceiver,
   waitFor,
 } from "../../../src/notify/test-support/receiver.js";
-import { REPO_ROOT } from "../support/host-cache.js";
+import { BUILT_CLI } from "../support/built-cli.js";
 import { type OpenAiServer, textReply, toolCallReply } from "../support/openai-server.js";
 import {
   type OpenCodeProject,
@@ -18,9 +18,6 @@ import {
   startTitledModel,
   waitForDecision,
 } from "./opencode-host.js";
-
-/** The built CLI (`npm run build` first): the user's `todo-continuation trust`. */
-const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
 
 let model: OpenAiServer;
 let project: OpenCodeProject;
@@ -41,7 +38,7 @@ beforeAll(async () => {
     join(project.project, "todo-continuation.config.json"),
     `${JSON.stringify({ limits: { maxAutoTurns: 1 }, notify: { webhook: receiver.url } })}\n`,
   );
-  execFileSync(process.execPath, [CLI, "trust"], {
+  execFileSync(process.execPath, [BUILT_CLI, "trust"], {
     cwd: project.project,
     env: { ...project.env, PATH: process.env.PATH ?? "" },
   });

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../support/host-cache.js";
+import { BUILT_CLI } from "../support/built-cli.js";
 import {
   type ChatRequest,
   messageText,
@@ -21,9 +21,6 @@ import {
   startOpenCode,
   waitForDecision as waitForDecisionOf,
 } from "./opencode-host.js";
-
-/** The built CLI (`npm run build` first): the user's `todo-continuation trust`. */
-const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
 
 /** The project config's `verify` through the plugin, against the real program. */
 export function verifySuite(host: PluginHostProgram): void {
@@ -106,7 +103,7 @@ export function verifySuite(host: PluginHostProgram): void {
     });
 
     it("once trusted (no restart): a false finish gets the failing check, the agent creates the file, the next idle is verified", async () => {
-      execFileSync(process.execPath, [CLI, "trust"], {
+      execFileSync(process.execPath, [BUILT_CLI, "trust"], {
         cwd: project.project,
         env: { ...project.env, PATH: process.env.PATH ?? "" },
       });
@@ -141,7 +138,7 @@ export function verifySuite(host: PluginHostProgram): void {
         join(project.project, "todo-continuation.config.json"),
         `${JSON.stringify({ verify: { command: "sleep 30", timeoutMs: 1000 } })}\n`,
       );
-      execFileSync(process.execPath, [CLI, "trust"], {
+      execFileSync(process.execPath, [BUILT_CLI, "trust"], {
         cwd: project.project,
         env: { ...project.env, PATH: process.env.PATH ?? "" },
       });
@@ -162,7 +159,7 @@ export function verifySuite(host: PluginHostProgram): void {
         join(project.project, "todo-continuation.config.json"),
         `${JSON.stringify({ verify: { command: `echo run >> ${runsFile}; exit 1` } })}\n`,
       );
-      execFileSync(process.execPath, [CLI, "trust"], {
+      execFileSync(process.execPath, [BUILT_CLI, "trust"], {
         cwd: project.project,
         env: { ...project.env, PATH: process.env.PATH ?? "" },
       });

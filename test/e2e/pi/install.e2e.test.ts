@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../support/built-cli.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import { textReply, toolCallReply } from "../support/openai-server.js";
 import {
@@ -11,9 +12,6 @@ import {
   type PiWorld,
   piVersion,
 } from "./pi-world.js";
-
-/** The built CLI under test (`npm run test:e2e` builds it first). */
-const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
 
 /**
  * The pi releases `install pi` is proved on: the oldest supported, and the
@@ -39,7 +37,7 @@ afterEach(async () => {
 });
 
 function install(world: PiWorld, args: string[]): string {
-  return execFileSync(process.execPath, [CLI, "install", "pi", ...args], {
+  return execFileSync(process.execPath, [BUILT_CLI, "install", "pi", ...args], {
     cwd: world.workDir,
     env: { ...world.env, PATH: process.env.PATH ?? "" },
     encoding: "utf8",
@@ -109,7 +107,7 @@ describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
       install(world, ["--project"]);
       const w = world;
       const doctor = () => {
-        const run = spawnSync(process.execPath, [CLI, "doctor", "--json"], {
+        const run = spawnSync(process.execPath, [BUILT_CLI, "doctor", "--json"], {
           cwd: w.workDir,
           env: { ...w.env, PATH: [dirname(bin), ...pathPrefix, process.env.PATH ?? ""].join(":") },
           encoding: "utf8",
@@ -149,7 +147,7 @@ describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
     const run = await world.print("Build it.");
     expect(run.code, run.stderr).toBe(0);
     assertContinued(world, run.stdout);
-    const uninstall = execFileSync(process.execPath, [CLI, "uninstall", "pi", "--user"], {
+    const uninstall = execFileSync(process.execPath, [BUILT_CLI, "uninstall", "pi", "--user"], {
       cwd: world.workDir,
       env: { ...world.env, PATH: process.env.PATH ?? "" },
       encoding: "utf8",

@@ -2,7 +2,8 @@ import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import { BUILT_CLI } from "../support/built-cli.js";
+import { ensureHost, hostBin } from "../support/host-cache.js";
 import { type ChatRequest, textReply, toolCallReply } from "../support/openai-server.js";
 import {
   createPiWorld,
@@ -13,9 +14,6 @@ import {
   type PiWorld,
   piVersion,
 } from "./pi-world.js";
-
-/** The built CLI (`npm run build` first): the user's `todo-continuation trust`. */
-const CLI = join(process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist"), "cli", "main.js");
 
 /** The oldest supported pi, and pi 1.x on the Node 22 it needs. */
 const HOSTS = [
@@ -50,7 +48,7 @@ function project(w: PiWorld, trusted: boolean, verify?: object): string {
     })}\n`,
   );
   if (trusted) {
-    execFileSync(process.execPath, [CLI, "trust"], {
+    execFileSync(process.execPath, [BUILT_CLI, "trust"], {
       cwd: w.workDir,
       env: { ...w.env, PATH: process.env.PATH ?? "" },
     });
