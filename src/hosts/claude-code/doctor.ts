@@ -5,6 +5,7 @@ import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import { type VersionGate, versionFinding } from "../hook-kit/doctor-version.js";
 import { detectVersion, type Version } from "../hook-kit/version.js";
 import { commandScript, HOOK_ARGS } from "./command.js";
+import { claudeConfigDir } from "./config-dir.js";
 import {
   hookSpecsFor,
   installedCommand,
@@ -28,9 +29,7 @@ interface Install {
 }
 
 function settingsFiles(ctx: DoctorContext): { target: Target; path: string }[] {
-  const config = ctx.env.CLAUDE_CONFIG_DIR?.trim()
-    ? (ctx.env.CLAUDE_CONFIG_DIR as string)
-    : join(homeOf(ctx.env, ctx.home), ".claude");
+  const config = claudeConfigDir({ ...ctx.env, HOME: homeOf(ctx.env, ctx.home) });
   return [
     { target: "project", path: join(ctx.cwd, ".claude", "settings.json") },
     { target: "local", path: join(ctx.cwd, ".claude", "settings.local.json") },

@@ -9,7 +9,7 @@ import type {
 import type { ContinuationRuntime, TurnEnd } from "../../runtime/runtime.js";
 import type { HookProject } from "../hook-kit/project.js";
 import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
-import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
+import { endStop, hookRuntime } from "../hook-kit/stop.js";
 import { stopReasonOfFailure, stopReasonOfStop, stopSignals } from "./outcome.js";
 import { type HookEvent, HookInputError, type KnownHookEvent, parseHookInput } from "./payload.js";
 import { isRealUserPrompt } from "./prompt-source.js";
@@ -318,18 +318,12 @@ class HookContext {
     // The model paused its goal to tell the user what it needs: that waits for the user too.
     if (facts.hostGoalPaused) signals.awaitingUser = true;
     if (this.#options.waitOnQuestions === false) signals.awaitingUser = false;
-    const project = this.#project();
-    if (project?.problem != null) {
-      const runtime = this.runtime(this.#closeInstruction(family));
-      response.stderr.push(await allowInvalidConfig(runtime, this.#scope, end, project.problem));
-      return response;
-    }
-    const runtime = this.runtime(this.#closeInstruction(family), project);
+    const close = this.#closeInstruction(family);
     const turn = stopReason === "stop" ? "" : ` after a turn that ended ${stopReason}`;
-    const lines = await decideStop(
-      runtime,
+    const lines = await endStop(
+      (project) => this.runtime(close, project),
       this.#scope,
-      project,
+      this.#project(),
       {
         signals,
         outcome: end,

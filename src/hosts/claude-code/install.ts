@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { quoteInput } from "../../core/quote.js";
 import {
@@ -18,6 +17,7 @@ import {
   versionOf,
 } from "../hook-kit/version.js";
 import { hookCommand } from "./command.js";
+import { claudeConfigDir } from "./config-dir.js";
 import {
   hookSpecsFor,
   installedCommand,
@@ -49,10 +49,7 @@ export function settingsPath(
   env: Record<string, string | undefined>,
 ): string {
   if (target === "user") {
-    const config = env.CLAUDE_CONFIG_DIR?.trim()
-      ? env.CLAUDE_CONFIG_DIR
-      : join(env.HOME?.trim() ? env.HOME : homedir(), ".claude");
-    return join(config, "settings.json");
+    return join(claudeConfigDir(env), "settings.json");
   }
   return join(project, ".claude", target === "local" ? "settings.local.json" : "settings.json");
 }

@@ -1,7 +1,8 @@
 import { readdir } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { readRegularFile } from "../hook-kit/bounded-read.js";
+import { userHome } from "../hook-kit/user-dir.js";
+import { claudeConfigDir } from "./config-dir.js";
 import { type TaskFileEntry, todoFromTaskFile } from "./todos.js";
 
 /** A task file larger than this is not read (one task is a few hundred bytes). */
@@ -19,9 +20,9 @@ const SAFE_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
 export function taskFolder(
   sessionId: string,
   env: Record<string, string | undefined>,
-  home: string = env.HOME?.trim() ? env.HOME : homedir(),
+  home: string = userHome(env),
 ): string | null {
-  const config = env.CLAUDE_CONFIG_DIR?.trim() ? env.CLAUDE_CONFIG_DIR : join(home, ".claude");
+  const config = claudeConfigDir({ ...env, HOME: home });
   const list = env.CLAUDE_CODE_TASK_LIST_ID?.trim() ? env.CLAUDE_CODE_TASK_LIST_ID : sessionId;
   if (!SAFE_SEGMENT.test(list)) return null;
   return join(config, "tasks", list);

@@ -14,6 +14,7 @@ import {
   trustedHashes,
 } from "./config-block.js";
 import { type ConfigLayer, effectiveFindings } from "./effective-config.js";
+import { codexHome } from "./install.js";
 import { codexProjectDir } from "./store-location.js";
 
 /** The Codex CLI versions this integration was measured on (hook payloads, trust hashes). */
@@ -202,9 +203,7 @@ async function configLayers(
 /** The doctor's Codex check: version, hooks present and trusted, command resolvable. */
 export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck {
   return async (context: DoctorContext): Promise<DoctorFinding[]> => {
-    const codexHomeDir = context.env.CODEX_HOME?.trim()
-      ? context.env.CODEX_HOME
-      : join(context.home, ".codex");
+    const codexHomeDir = codexHome({ ...context.env, HOME: context.home });
     // Keys name folders as the installer did: symlinks resolved.
     const canonical = (p: string) => (existsSync(p) ? realpathSync(p) : p);
     const userPath = join(canonical(codexHomeDir), "config.toml");

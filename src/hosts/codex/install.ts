@@ -1,12 +1,12 @@
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readFile, rm, rmdir } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { ensureGitignored, removeGitignored } from "../../store/file/index.js";
 import { HOOK_SCRIPT, shellQuote } from "../hook-kit/command.js";
 import { checkPreset, packageRootOf } from "../hook-kit/host-install.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
 import { stopTimeoutForInstall } from "../hook-kit/timeout.js";
+import { hostUserDir } from "../hook-kit/user-dir.js";
 import {
   type FileBefore,
   type FoundBefore,
@@ -54,11 +54,8 @@ export interface CodexInstallResult {
 }
 
 /** Codex's home folder: `$CODEX_HOME`, else `~/.codex`. */
-export function codexHome(env: Record<string, string | undefined>): string {
-  const fromEnv = env.CODEX_HOME;
-  if (fromEnv !== undefined && fromEnv.trim() !== "") return resolve(fromEnv);
-  return join(env.HOME?.trim() ? env.HOME : homedir(), ".codex");
-}
+export const codexHome = (env: Record<string, string | undefined>): string =>
+  hostUserDir(env, "CODEX_HOME", [".codex"]);
 
 /** The folder as Codex names it: symlinks resolved once it exists. */
 function canonical(path: string): string {

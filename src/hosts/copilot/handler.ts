@@ -1,11 +1,11 @@
-import type { Scope, Store, Todo } from "../../core/types.js";
+import type { Scope, Todo } from "../../core/types.js";
 import type { ContinuationRuntime } from "../../runtime/runtime.js";
 import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
 import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
 import type { HookProject } from "../hook-kit/project.js";
 import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
-import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
+import { endStop, hookRuntime } from "../hook-kit/stop.js";
 import { type CopilotEvent, CopilotInputError } from "./payload.js";
 import { copilotTranscriptPath } from "./session-state.js";
 import { readCopilotTodos } from "./todos.js";
@@ -58,39 +58,18 @@ export async function handleCopilotEvent(
       stderr: ["todo-continuation: agentStop without transcriptPath; no nudge"],
     };
   }
-  const todos = readCopilotTodos(event.transcriptPath);
-  const project = options.project?.() ?? null;
-  const outcome = { stopReason: "stop" as const };
-  if (project?.problem != null) {
-    const runtime = runtimeFor(options, null);
-    await storeTodos(todos, scope, runtime, options.store);
-    return {
-      stdout: "",
-      stderr: [await allowInvalidConfig(runtime, scope, outcome, project.problem)],
-    };
-  }
   let stdout = "";
-  const stderr = await decideStop(runtimeFor(options, project), scope, project, {
-    outcome,
+  const runtime = (project: HookProject | null) => runtimeFor(options, project);
+  const stderr = await endStop(runtime, scope, options.project?.() ?? null, {
+    outcome: { stopReason: "stop" },
     // Stored with the decision, in its one write (the same list is not written again).
-    todos,
+    todos: readCopilotTodos(event.transcriptPath),
     deliver: async (nudge) => {
       await noteNudge(options.storeRoot, HOST, event.sessionId, nudge.text);
       stdout = blockDecision(nudge.text);
     },
   });
   return { stdout, stderr };
-}
-
-/** A session that never had a list leaves nothing behind. */
-async function storeTodos(
-  todos: Todo[],
-  scope: Scope,
-  runtime: ContinuationRuntime,
-  store: Store,
-): Promise<void> {
-  const stored = await store.read(scope);
-  if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
 }
 
 /** Stores the session's list as it is at a user's prompt; a list it cannot read keeps the stored one. */
@@ -111,6 +90,8 @@ async function refreshTodos(
       `todo-continuation: the list could not be read at the prompt, keeping the last one: ${message}`,
     ];
   }
-  await storeTodos(todos, scope, runtime, options.store);
+  // A session that never had a list leaves nothing behind.
+  const stored = await options.store.read(scope);
+  if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
   return [];
 }

@@ -1,9 +1,16 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { copilotDoctor } from "./doctor.js";
-import { COPILOT_HOOKS_FILE, installCopilot, isOurHooksFile, uninstallCopilot } from "./install.js";
+import {
+  COPILOT_HOOKS_FILE,
+  copilotHooksDir,
+  installCopilot,
+  isOurHooksFile,
+  uninstallCopilot,
+} from "./install.js";
+import { copilotTranscriptPath } from "./session-state.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -78,6 +85,18 @@ describe("install copilot", () => {
       env: { HOME: home, COPILOT_HOME: join(root, "ch") },
     });
     expect(other.hooksPath).toBe(join(root, "ch", "hooks", COPILOT_HOOKS_FILE));
+  });
+
+  it("puts the user's hooks in the folder where the hook finds the sessions, whatever COPILOT_HOME says", () => {
+    for (const copilotHome of ["/abs/ch", "relative/ch", " spaced/ch ", "", "   "]) {
+      const env = { HOME: "/home/u", COPILOT_HOME: copilotHome };
+      const hooks = copilotHooksDir("user", "/project", env);
+      const sessions = dirname(dirname(dirname(copilotTranscriptPath("s-1", env) as string)));
+      expect(dirname(hooks), JSON.stringify(copilotHome)).toBe(sessions);
+      expect(hooks).toBe(
+        copilotHome.trim() ? resolve(copilotHome.trim(), "hooks") : "/home/u/.copilot/hooks",
+      );
+    }
   });
 });
 

@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { HOOK_SCRIPT, hookScript } from "../hook-kit/command.js";
 import {
   checkPreset,
@@ -9,6 +8,7 @@ import {
 import { removeOwnFile, writeOwnFile } from "../hook-kit/own-file.js";
 import { BASE_HOOK_TIMEOUT_MS, stopTimeoutForInstall } from "../hook-kit/timeout.js";
 import { COPILOT_EVENTS } from "./payload.js";
+import { copilotHome } from "./session-state.js";
 
 /**
  * `install copilot` writes one hooks file of its own into Copilot's hooks folder:
@@ -32,10 +32,7 @@ export function copilotHooksDir(
   project: string,
   env: Record<string, string | undefined>,
 ): string {
-  if (target === "project") return join(project, ".github", "hooks");
-  const home = env.COPILOT_HOME;
-  if (home && isAbsolute(home)) return join(home, "hooks");
-  return join(env.HOME?.trim() ? env.HOME : homedir(), ".copilot", "hooks");
+  return join(target === "project" ? join(project, ".github") : copilotHome(env), "hooks");
 }
 
 /**

@@ -1,18 +1,19 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { hostUserDir } from "../hook-kit/user-dir.js";
+
+/** Copilot's own folder: `$COPILOT_HOME`, else `~/.copilot` (the hook inherits Copilot's env). */
+export const copilotHome = (env: Record<string, string | undefined>): string =>
+  hostUserDir(env, "COPILOT_HOME", [".copilot"]);
 
 /**
- * Where Copilot keeps a session's files: `$COPILOT_HOME/session-state/<id>/`
- * (`COPILOT_HOME` defaults to `$HOME/.copilot`; the hook inherits Copilot's
- * environment). `agentStop` names the transcript in it; `userPromptSubmitted`
- * names nothing, so the hook finds it here. Null for an id that is not one
- * path segment.
+ * Where Copilot keeps a session's files: `<copilotHome>/session-state/<id>/`. `agentStop` names
+ * the transcript in it; `userPromptSubmitted` names nothing, so the hook finds it here. Null for
+ * an id that is not one path segment.
  */
 export function copilotTranscriptPath(
   sessionId: string,
   env: Record<string, string | undefined>,
 ): string | null {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sessionId)) return null;
-  const home = env.COPILOT_HOME || join(env.HOME || homedir(), ".copilot");
-  return join(home, "session-state", sessionId, "events.jsonl");
+  return join(copilotHome(env), "session-state", sessionId, "events.jsonl");
 }

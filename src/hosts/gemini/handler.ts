@@ -1,9 +1,9 @@
 import type { Limits, PresetName, Scope, Store } from "../../core/types.js";
-import type { ContinuationRuntime, RunIdleOptions } from "../../runtime/runtime.js";
+import type { ContinuationRuntime } from "../../runtime/runtime.js";
 import { asksTheUser } from "../claude-code/outcome.js";
 import type { HookProject } from "../hook-kit/project.js";
 import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
-import { allowInvalidConfig, decideStop, hookRuntime } from "../hook-kit/stop.js";
+import { endStop, hookRuntime } from "../hook-kit/stop.js";
 import type { ChildRuns } from "./children.js";
 import { turnEvidence } from "./evidence.js";
 import { type GeminiHookEvent, GeminiHookInputError, type KnownGeminiEvent } from "./payload.js";
@@ -178,25 +178,25 @@ async function afterAgent(
     ...(usage !== null ? { usage } : {}),
     ...(model !== undefined ? { model } : {}),
   };
-  const project = options.project?.() ?? null;
-  if (project?.problem != null) {
-    const runtime = runtimeOf(options, close);
-    response.stderr.push(await allowInvalidConfig(runtime, scope, outcome, project.problem));
-    return response;
-  }
   const why =
     turn.stopReason === "aborted"
       ? " after the turn was cancelled (Esc, or the CLI cut its model call)"
       : "";
-  const runtime = runtimeOf(options, close, project);
+  const runtime = (project: HookProject | null) => runtimeOf(options, close, project);
   // The outcome is recorded in the decision's own transaction: one write per AfterAgent.
-  const idle: Omit<RunIdleOptions, "trigger"> = {
-    outcome,
-    signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
-    deliver: (nudge) => {
-      response.stdout = geminiBlockDecision(nudgeReason(nudge.text));
+  const lines = await endStop(
+    runtime,
+    scope,
+    options.project?.() ?? null,
+    {
+      outcome,
+      signals: { awaitingUser: options.waitOnQuestions !== false && asksTheUser(message) },
+      deliver: (nudge) => {
+        response.stdout = geminiBlockDecision(nudgeReason(nudge.text));
+      },
     },
-  };
-  response.stderr.push(...(await decideStop(runtime, scope, project, idle, why)));
+    why,
+  );
+  response.stderr.push(...lines);
   return response;
 }

@@ -1,10 +1,9 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { hostUserDir } from "../hook-kit/user-dir.js";
 
 /** Gemini CLI's user folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiUserDir(env: Record<string, string | undefined>): string {
-  const home = env.GEMINI_CLI_HOME?.trim() || env.HOME?.trim() || homedir();
-  return join(home, ".gemini");
+  return join(hostUserDir(env, "GEMINI_CLI_HOME", []), ".gemini");
 }
 
 export type GeminiTarget = "project" | "user";

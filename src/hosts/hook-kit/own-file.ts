@@ -7,7 +7,19 @@ import { writeTextFile } from "./settings-file.js";
  * so every other byte on the machine stays as it was. `isOurs` tells ours.
  */
 
-const readIfPresent = (path: string) => readFile(path, "utf8").catch(() => null);
+/**
+ * The file's text, or null when there is none. A file that is there but cannot be read is an
+ * error: taken for absent, install would replace it (a rename needs only the folder's permission).
+ */
+export async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    throw new Error(`${path} could not be read (${code ?? String(error)}); nothing was changed`);
+  }
+}
 
 /** Writes `content` at `path` (unless it is there already) and says so; the changes made. */
 export async function writeOwnFile(

@@ -6,7 +6,13 @@ import { resolveScope } from "../../core/scope/scope.js";
 import type { Scope, Todo } from "../../core/types.js";
 import { MemoryStore } from "../../store/memory/memory-store.js";
 import type { HookProject } from "./project.js";
-import { allowInvalidConfig, decideStop, type HookRuntimeOptions, hookRuntime } from "./stop.js";
+import {
+  allowInvalidConfig,
+  decideStop,
+  endStop,
+  type HookRuntimeOptions,
+  hookRuntime,
+} from "./stop.js";
 
 const scope = resolveScope({ kind: "session", host: "test", sessionId: "s1" }) as Scope;
 const open: Todo[] = [
@@ -109,6 +115,54 @@ describe("allowInvalidConfig", () => {
     expect(log.at(-1)).toMatchObject({ action: "skip", reason: "config-invalid", note: problem });
     expect(log.some((e) => e.action === "inject")).toBe(false);
     expect((await store.read(scope)).state.lastOutcome?.turnId).toBe("t9");
+  });
+});
+
+describe("endStop", () => {
+  const problem = "todo-continuation.config.json: limits.maxAutoTurns must be a number";
+  const withDocs: Todo[] = [...open, { id: "3", content: "Docs", status: "pending" }];
+
+  /** A stop with a third item read at it, under `given`: which projects runtimes were made for. */
+  async function stopWith(given: HookProject, detail?: string) {
+    const store = new MemoryStore();
+    await stopAfter(open, { store });
+    const asked: (HookProject | null)[] = [];
+    const delivered: string[] = [];
+    const runtimeFor = (p: HookProject | null) => {
+      asked.push(p);
+      return hookRuntime({ store }, p);
+    };
+    const lines = await endStop(
+      runtimeFor,
+      scope,
+      given,
+      {
+        outcome: { stopReason: "stop", turnId: "t9" },
+        todos: withDocs,
+        deliver: (nudge) => void delivered.push(nudge.text),
+      },
+      detail,
+    );
+    return { store, asked, delivered, lines, snap: await store.read(scope) };
+  }
+
+  it("under an invalid config records the list read at the stop, the turn and the skip, with the hook's own settings, and nudges nothing", async () => {
+    const run = await stopWith(project({ problem, preset: "parley" }));
+    expect(run.lines).toEqual([`todo-continuation: stop allowed (config-invalid): ${problem}`]);
+    expect(run.asked).toEqual([null]);
+    expect(run.delivered).toEqual([]);
+    expect(run.snap.todos.todos.map((t) => t.id)).toEqual(["1", "2", "3"]);
+    expect(run.snap.state.lastOutcome?.turnId).toBe("t9");
+    expect((await run.store.readLog(scope)).at(-1)).toMatchObject({ reason: "config-invalid" });
+  });
+
+  it("with a valid config decides with the project's runtime, the list in the decision's write", async () => {
+    const valid = project({ preset: "parley" });
+    const run = await stopWith(valid, " (detail)");
+    expect(run.asked).toEqual([valid]);
+    expect(run.lines).toEqual([expect.stringMatching(/stop blocked with nudge 1 .*\(detail\)$/)]);
+    expect(run.delivered[0]).toContain("Docs");
+    expect(run.snap.todos.todos).toHaveLength(3);
   });
 });
 

@@ -68,6 +68,25 @@ export async function allowInvalidConfig(
 }
 
 /**
+ * A stop's end once its turn is known: under a config that does not validate, the turn (and a
+ * list the host read at the stop, `idle.todos`) recorded and nothing nudged; else the decision.
+ * `runtimeFor(project)` is the host's runtime (`project` null: the hook's own settings alone).
+ */
+export async function endStop(
+  runtimeFor: (project: HookProject | null) => ContinuationRuntime,
+  scope: Scope,
+  project: HookProject | null,
+  idle: Omit<RunIdleOptions, "trigger"> & { outcome: TurnEnd },
+  detail = "",
+): Promise<string[]> {
+  if (project?.problem == null)
+    return decideStop(runtimeFor(project), scope, project, idle, detail);
+  const runtime = runtimeFor(null);
+  if (idle.todos !== undefined) await runtime.setTodos(scope, idle.todos);
+  return [await allowInvalidConfig(runtime, scope, idle.outcome, project.problem)];
+}
+
+/**
  * A stop's decision (`runIdle`, the check's cache folder made first) and the lines that say what
  * it decided: the decision, with `detail` after it, then the untrusted-`verify` notice when the
  * list is finished.

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
-import { readFile, unlink } from "node:fs/promises";
-import { homedir } from "node:os";
+import { unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRootOf } from "../hook-kit/host-install.js";
+import { readIfPresent } from "../hook-kit/own-file.js";
 import { writeTextFile } from "../hook-kit/settings-file.js";
+import { userHome } from "../hook-kit/user-dir.js";
 import { type OpenCodePluginOptions, parseOpenCodeOptions } from "./options.js";
 import { type PluginHost, type PluginHostName, pluginHost, pluginMarker } from "./plugin-hosts.js";
 
@@ -56,8 +57,7 @@ export function openCodeConfigDir(
 ): string {
   if (target === "project") return join(project, host.projectFolder);
   const xdg = env.XDG_CONFIG_HOME;
-  const home = env.HOME?.trim() ? env.HOME : homedir();
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".config"), host.userFolder);
+  return join(xdg && isAbsolute(xdg) ? xdg : join(userHome(env), ".config"), host.userFolder);
 }
 
 /**
@@ -105,15 +105,6 @@ export function pluginFileContent(
     "export const TodoContinuation = (input, extra) => plugin(input, { ...options, ...(extra ?? {}) });",
     "",
   ].join("\n");
-}
-
-async function readIfPresent(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
 }
 
 function defaults(options: OpenCodeInstallOptions) {

@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { hostUserDir } from "../hook-kit/user-dir.js";
 
 /**
  * Where pi's settings name this package's extension: shared by `install pi`
@@ -10,11 +9,8 @@ import { join, resolve } from "node:path";
 export const EXTENSION_FILE = ["dist", "hosts", "pi", "index.js"] as const;
 
 /** pi's user folder: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
-export function piAgentDir(env: Record<string, string | undefined>): string {
-  const fromEnv = env.PI_CODING_AGENT_DIR?.trim();
-  if (fromEnv) return resolve(fromEnv);
-  return join(env.HOME?.trim() ? (env.HOME as string) : homedir(), ".pi", "agent");
-}
+export const piAgentDir = (env: Record<string, string | undefined>): string =>
+  hostUserDir(env, "PI_CODING_AGENT_DIR", [".pi", "agent"]);
 
 /** True for an `extensions` entry that loads this package's pi extension, wherever from. */
 export function isOurPiEntry(entry: unknown, ours: readonly string[] = []): boolean {

@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { hookCommand } from "../claude-code/command.js";
 import {
   type HookInstallOptions,
@@ -10,6 +9,7 @@ import {
   uninstallSettingsHost,
 } from "../hook-kit/host-install.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
+import { hostUserDir } from "../hook-kit/user-dir.js";
 import { QWEN_EVENTS, QWEN_STORE_FOLDER, QWEN_TODO_WRITE } from "./protocol.js";
 import { mergeQwenHooks, QWEN_HOOK_ARGS, qwenCommand, removeQwenHooks } from "./settings.js";
 
@@ -20,12 +20,7 @@ export type QwenTarget = "project" | "user";
 export type QwenInstallOptions = HookInstallOptions<QwenTarget>;
 
 /** Qwen's user folder: `$QWEN_HOME` (a leading `~` is the home folder), else `~/.qwen`. */
-export function qwenHome(env: HostEnv): string {
-  const home = env.HOME?.trim() ? env.HOME : homedir();
-  const set = env.QWEN_HOME?.trim();
-  if (!set) return join(home, ".qwen");
-  return set.startsWith("~") ? join(home, set.slice(1)) : resolve(set);
-}
+export const qwenHome = (env: HostEnv): string => hostUserDir(env, "QWEN_HOME", [".qwen"], true);
 
 /** The settings file a target names. */
 export const qwenSettingsPath = (target: QwenTarget, project: string, env: HostEnv): string =>
