@@ -34,14 +34,22 @@ describe("the lock is fair", () => {
     const listPath = scopePaths(store.todoDir, HOT_SCOPE).todos;
     while (!existsSync(listPath)) await sleep(5);
     await sleep(200);
-    const start = Date.now();
-    await store.transact(HOT_SCOPE, () => ({ result: null }));
-    const waited = Date.now() - start;
+    // The loop counts its transactions in the list's nextId: how many of them went before ours.
+    const asked = (await store.read(HOT_SCOPE)).todos.nextId;
+    const ours = await store.transact(HOT_SCOPE, (snap) => ({ result: snap.todos.nextId }));
     await store.close();
     await looping;
+    const after = createFileStore({ root });
+    const last = (await after.read(HOT_SCOPE)).todos.nextId;
+    await after.close();
     rmSync(root, { recursive: true, force: true });
-    // Before turns were ordered, this waited for the whole loop (about 2.8 s).
-    expect(waited).toBeLessThan(1_500);
+    // Before turns were ordered, every one of the loop's transactions went first (ours came
+    // after the whole loop, about 2,900 of them); now ours comes after the few (3 or 4 here)
+    // that ran while it announced itself.
+    expect(ours - asked).toBeLessThan(20);
+    // The loop ran before, during and long after our wait: the lock was contended throughout.
+    expect(asked).toBeGreaterThan(0);
+    expect(last - ours).toBeGreaterThan(50);
   }, 30_000);
 });
 
