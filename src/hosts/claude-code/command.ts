@@ -50,26 +50,6 @@ export function hookCommand(input: HookCommandInput, args: string = HOOK_ARGS): 
   return { command: guarded(node, script, tail), portable };
 }
 
-/**
- * The script a command of ours runs, as the shell would see it with
- * `$CLAUDE_PROJECT_DIR` set to `projectDir`; null when it names none we know.
- */
-export function commandScript(command: string, projectDir: string): string | null {
-  const match = /\[ -f "((?:[^"\\]|\\.)*)" \]/.exec(command);
-  if (match === null) {
-    const legacy = /"((?:[^"\\]|\\.)*(?:main|bin)\.c?js)"/.exec(command);
-    if (legacy === null) return null;
-    return unquote(legacy[1] as string, projectDir);
-  }
-  return unquote(match[1] as string, projectDir);
-}
-
-function unquote(inner: string, projectDir: string): string {
-  return inner
-    .replace(/(?<!\\)\$CLAUDE_PROJECT_DIR/g, () => projectDir)
-    .replace(/\\(["\\$`])/g, "$1");
-}
-
 /** True for a hook command this integration wrote (whatever path or preset it names). */
 export function isOurCommand(command: unknown, hookArgs: string = HOOK_ARGS): boolean {
   if (typeof command !== "string") return false;

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
-import { homeOf, isFile, notWritable, probe, readJson } from "../hook-kit/doctor-files.js";
+import { hookStartsFinding } from "../hook-kit/doctor-command.js";
+import { homeOf, notWritable, readJson } from "../hook-kit/doctor-files.js";
 import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import { type VersionGate, versionFinding } from "../hook-kit/doctor-version.js";
 import { detectVersion, type Version } from "../hook-kit/version.js";
-import { commandScript, HOOK_ARGS } from "./command.js";
 import { claudeConfigDir } from "./config-dir.js";
 import {
   hookSpecsFor,
@@ -51,14 +51,6 @@ function eventsWith(settings: unknown, command: string): string[] {
         ),
     )
     .map(([event]) => event);
-}
-
-/** The node binary a command of ours runs: a quoted absolute path, or `node` from PATH. */
-function commandNode(command: string): string {
-  const quoted = /exec "((?:[^"\\]|\\.)*)"/.exec(command);
-  if (quoted) return (quoted[1] as string).replace(/\\(["\\$`])/g, "$1");
-  const legacy = /^"((?:[^"\\]|\\.)*)" "/.exec(command);
-  return legacy ? (legacy[1] as string).replace(/\\(["\\$`])/g, "$1") : "node";
 }
 
 const VERSION_GATE: VersionGate = {
@@ -120,46 +112,7 @@ async function commandFindings(install: Install, ctx: DoctorContext): Promise<Do
   const fix = portable
     ? "npm install (with todo-continuation in the project's devDependencies)"
     : `todo-continuation install claude-code --${install.target}`;
-  const script = commandScript(install.command, ctx.cwd);
-  if (script === null) {
-    return [
-      {
-        host: HOST,
-        check: "command",
-        ok: false,
-        message: `cannot tell which script the hook command in ${install.path} runs`,
-        fix: `todo-continuation install claude-code --${install.target}`,
-      },
-    ];
-  }
-  if (!(await isFile(script))) {
-    return [
-      {
-        host: HOST,
-        check: "command",
-        ok: false,
-        message: `the hook command runs ${script}, which does not exist`,
-        fix,
-      },
-    ];
-  }
-  const node = commandNode(install.command);
-  const run = await probe(node, [script, ...HOOK_ARGS.split(" "), "--help"], ctx.env, ctx.cwd);
-  if (!run.ok || !run.output.includes(HOOK_ARGS)) {
-    const first = run.output.split("\n").find((l) => l.trim() !== "") ?? "no output";
-    return [
-      {
-        host: HOST,
-        check: "loadable",
-        ok: false,
-        message: `${node} ${script} does not start: ${first.slice(0, 200)}`,
-        fix,
-      },
-    ];
-  }
-  return [
-    { host: HOST, check: "loadable", ok: true, message: `the hook command starts (${script})` },
-  ];
+  return [await hookStartsFinding(HOST, install.command, install.path, fix, ctx)];
 }
 
 /**

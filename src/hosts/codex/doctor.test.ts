@@ -22,11 +22,12 @@ async function world() {
   await writeFile(entry, "");
   const env = { HOME: home, CODEX_HOME: join(home, ".codex"), PATH: bin };
   const context = { cwd: project, home, env };
-  const install = (target: "user" | "project") =>
+  // The package's own hook entry unless `hookEntry` names another (one a test then removes).
+  const install = (target: "user" | "project", hookEntry?: string) =>
     installCodex({
       env,
       projectDir: project,
-      entry,
+      ...(hookEntry === undefined ? {} : { entry: hookEntry }),
       nodePath: process.execPath,
       target,
       out: () => {},
@@ -64,7 +65,7 @@ describe("codex doctor", () => {
       "version",
       "hooks",
       "trust",
-      "command",
+      "loadable",
       "hooks-feature",
       "update-plan",
     ]);
@@ -74,7 +75,7 @@ describe("codex doctor", () => {
 
   it("finds untrusted hooks, a missing command and an untrusted project", async () => {
     const w = await world();
-    await w.install("project");
+    await w.install("project", w.entry);
     const userPath = join(w.env.CODEX_HOME, "config.toml");
     const text = await readFile(userPath, "utf8");
     await writeFile(userPath, text.replace(/sha256:[0-9a-f]+/, "sha256:stale"));
@@ -83,7 +84,7 @@ describe("codex doctor", () => {
     const failed = Object.fromEntries(findings.filter((f) => !f.ok).map((f) => [f.check, f]));
     expect(failed.trust?.message).toContain("UserPromptSubmit");
     expect(failed.trust?.fix).toBe("todo-continuation install codex --project");
-    expect(failed.command?.message).toContain(w.entry);
+    expect(failed.loadable?.message).toContain(`runs ${w.entry}, which is not there`);
     expect(failed["project-trust"]?.fix).toContain('trust_level = "trusted"');
   });
 

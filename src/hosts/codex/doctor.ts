@@ -3,6 +3,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { delimiter, isAbsolute, join, relative, sep } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import {
   CODEX_HOOK_TIMEOUT_SECONDS,
@@ -58,13 +59,6 @@ async function readText(path: string): Promise<string | null> {
   }
 }
 
-/** The absolute paths a hook command names (`"node" "entry.js" ...`). */
-function commandPaths(command: string): string[] {
-  return [...command.matchAll(/"((?:[^"\\]|\\.)*)"/g)]
-    .map((m) => (m[1] ?? "").replace(/\\(["\\$`])/g, "$1"))
-    .filter((p) => p.startsWith("/"));
-}
-
 interface Located {
   label: "user" | "project";
   path: string;
@@ -114,18 +108,6 @@ function findingsFor(
           check: "trust",
           ok: false,
           message: `${untrusted.map((e) => e.event).join(", ")} not trusted in ${userPath} (the hooks moved or changed): Codex skips them`,
-          fix,
-        },
-  );
-  const missing = commandPaths(command).filter((p) => !existsSync(p));
-  out.push(
-    missing.length === 0
-      ? { host: HOST, check: "command", ok: true, message: `hook command resolves: ${command}` }
-      : {
-          host: HOST,
-          check: "command",
-          ok: false,
-          message: `hook command names missing ${missing.join(", ")}`,
           fix,
         },
   );
@@ -250,7 +232,13 @@ export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck
         notInstalled: true,
       });
     }
-    for (const config of configs) out.push(...findingsFor(config, userPath, userText, project));
+    for (const config of configs) {
+      out.push(...findingsFor(config, userPath, userText, project));
+      const command = installedCommand(config.text);
+      const fix = `todo-continuation install codex --${config.label}`;
+      if (command !== null)
+        out.push(await hookStartsFinding(HOST, command, config.path, fix, context));
+    }
     const first = configs.map((c) => ({ c, t: installedStopTimeout(c.text) }))[0];
     if (first !== undefined) {
       out.push(

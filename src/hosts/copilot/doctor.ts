@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
-import { quotedWords } from "../hook-kit/command.js";
-import { homeOf, missingFiles, notInstalledFinding } from "../hook-kit/doctor-files.js";
+import { hookStartsFinding } from "../hook-kit/doctor-command.js";
+import { homeOf, notInstalledFinding } from "../hook-kit/doctor-files.js";
 import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { sqliteFallback } from "../hook-kit/sqlite-read.js";
@@ -17,10 +17,9 @@ export const MIN_COPILOT_VERSION = "1.0.102";
 
 type OurHooks = Record<string, { bash: string; timeoutSec?: unknown }[]>;
 
-/** The program and script a hooks file runs (`"<node>" "<entry>" hook copilot ...`). */
-function commandFiles(text: string): string[] {
-  const hooks = (JSON.parse(text) as { hooks: OurHooks }).hooks;
-  return quotedWords(Object.values(hooks)[0]?.[0]?.bash ?? "").slice(0, 2);
+/** The command a hooks file of ours runs (`"<node>" "<entry>" hook copilot ... --event <e>`). */
+function commandOf(text: string): string {
+  return Object.values((JSON.parse(text) as { hooks: OurHooks }).hooks)[0]?.[0]?.bash ?? "";
 }
 
 /** `agentStop`'s timeout in a hooks file of ours, in ms; null when it writes none. */
@@ -66,18 +65,8 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
     return findings;
   }
   for (const file of files) {
-    const runs = commandFiles(file.text);
-    const missing = await missingFiles(runs);
-    const ok = missing.length === 0;
-    const message = ok
-      ? `runs ${runs.join(" ")}`
-      : `runs ${missing.join(", ")}, which is not there`;
-    say(
-      "hooks",
-      ok,
-      `${file.path} ${message}`,
-      `todo-continuation install copilot --${file.target}`,
-    );
+    const fix = `todo-continuation install copilot --${file.target}`;
+    findings.push(await hookStartsFinding(HOST, commandOf(file.text), file.path, fix, ctx));
   }
   // The project's config and check, against the shortest agentStop timeout installed (it cuts first).
   const stops = files.map((f) => ({ ...f, ms: stopTimeoutMs(f.text) ?? COPILOT_DEFAULT_MS }));

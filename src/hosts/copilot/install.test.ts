@@ -132,6 +132,19 @@ describe("install copilot with a project check", () => {
 });
 
 describe("copilotDoctor", () => {
+  it("finds a default install's hook starting", async () => {
+    const { project, home } = fixture();
+    await installCopilot({ projectDir: project, env: { HOME: home }, out: () => {} });
+    const findings = await copilotDoctor({
+      cwd: project,
+      home,
+      env: { HOME: home, PATH: "/nowhere" },
+    });
+    const loadable = findings.find((f) => f.check === "loadable");
+    expect(loadable?.ok, loadable?.message).toBe(true);
+    expect(loadable?.message).toMatch(/^the hook command starts \(.*dist\/hook\/main\.cjs\)$/);
+  });
+
   it("names the program a hooks file runs when it is gone", async () => {
     const { project, home, base, root } = fixture();
     await installCopilot(base);
@@ -141,7 +154,7 @@ describe("copilotDoctor", () => {
       home,
       env: { HOME: home, PATH: "/nowhere" },
     });
-    const hooks = findings.find((f) => f.check === "hooks");
+    const hooks = findings.find((f) => f.check === "loadable");
     expect(hooks?.ok).toBe(false);
     expect(hooks?.message).toContain(join(root, "pkg", "dist", "hook", "main.cjs"));
     expect(findings.find((f) => f.check === "version")?.ok).toBe(false);

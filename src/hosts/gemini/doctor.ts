@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
+import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
@@ -29,16 +29,6 @@ function eventsWithOurHooks(settings: unknown): Set<string> {
     }
   }
   return found;
-}
-
-/** The script a hook command runs, with `$GEMINI_PROJECT_DIR` read as the project. */
-export function scriptOfCommand(command: string, project: string): string | null {
-  const quoted = [...command.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) =>
-    (m[1] as string).replace(/\\(["\\$`])/g, "$1"),
-  );
-  const script = quoted.find((q) => q.endsWith(".js"));
-  if (script === undefined) return null;
-  return script.replace(/^\$GEMINI_PROJECT_DIR/, project);
 }
 
 async function settingsOf(target: GeminiTarget, ctx: DoctorContext) {
@@ -96,18 +86,7 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
           },
     );
     const command = ourGeminiHandlers(install.value)[0]?.command ?? "";
-    const script = scriptOfCommand(command, ctx.cwd);
-    findings.push(
-      script !== null && existsSync(script)
-        ? { host: HOST, check: "loadable", ok: true, message: `hook entry ${script} exists` }
-        : {
-            host: HOST,
-            check: "loadable",
-            ok: false,
-            message: `the hook command names ${script ?? "no script"}, which does not exist`,
-            fix,
-          },
-    );
+    findings.push(await hookStartsFinding(HOST, command, install.path, fix, ctx));
     if (install.target === "project") {
       const rules = (await readJsonFile(trustedFoldersPath(env)).catch(() => null))?.value;
       const trusted =

@@ -77,10 +77,3 @@ export function hookScript(
   }
   return { node, script: shellQuote(main), portable: false };
 }
-
-/** The double-quoted words of a hook command, unquoted: its program and script first. */
-export function quotedWords(command: string): string[] {
-  return [...command.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) =>
-    (m[1] as string).replace(/\\(.)/g, "$1"),
-  );
-}

@@ -65,11 +65,4 @@ export function notInstalledFinding(host: string, check: string, what: string): 
   return { host, check, ok: true, message, notInstalled: true };
 }
 
-/** The paths of `paths` that are not readable files. */
-export async function missingFiles(paths: readonly string[]): Promise<string[]> {
-  const missing: string[] = [];
-  for (const path of paths) if (!(await isFile(path))) missing.push(path);
-  return missing;
-}
-
 export { homeOf, notWritable } from "../../store/file/probes.js";

@@ -16,19 +16,25 @@ describe("doctor for Qwen Code", () => {
     mkdirSync(home);
     const ctx = { cwd, home, env: {} };
     expect(await qwenDoctor(ctx)).toEqual([]);
-    mkdirSync(join(root, "todo-continuation"));
-    const entry = join(root, "todo-continuation", "main.js");
-    writeFileSync(entry, "");
-    await installQwen({ projectDir: cwd, env: { HOME: home }, entry, out: () => undefined });
+    await installQwen({ projectDir: cwd, env: { HOME: home }, out: () => undefined });
     const healthy = await qwenDoctor(ctx);
     expect(healthy.filter((f) => !f.ok).map((f) => f.check)).toEqual(["todo-tool"]);
+    expect(healthy.find((f) => f.check === "loadable")?.message).toMatch(
+      /^the hook command starts \(.*dist\/hook\/main\.cjs\)$/,
+    );
     const path = join(cwd, ".qwen", "settings.json");
     const settings = JSON.parse(readFileSync(path, "utf8"));
     delete settings.hooks.Stop;
     settings.disableAllHooks = true;
     settings.tools = { todoWrite: { enabled: true } };
-    writeFileSync(path, JSON.stringify(settings));
-    rmSync(entry);
+    // The package moved away: the command names a script that is gone.
+    writeFileSync(
+      path,
+      JSON.stringify(settings).replaceAll(
+        /[^"\\ ]*dist\/hook\/main\.cjs/g,
+        "/gone/todo-continuation/dist/hook/main.cjs",
+      ),
+    );
     const broken = await qwenDoctor(ctx);
     expect(broken.filter((f) => !f.ok).map((f) => f.check)).toEqual([
       "hooks",
@@ -36,5 +42,8 @@ describe("doctor for Qwen Code", () => {
       "enabled",
     ]);
     expect(broken.find((f) => f.check === "hooks")?.message).toContain("lacks our Stop hook");
+    expect(broken.find((f) => f.check === "loadable")?.message).toContain(
+      "runs /gone/todo-continuation/dist/hook/main.cjs, which is not there",
+    );
   });
 });

@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
-import { commandScript } from "../claude-code/command.js";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
+import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { verifyFindings } from "../hook-kit/doctor-verify.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
 import { enablesTodoWrite, qwenSettingsPath } from "./install.js";
@@ -40,14 +39,7 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
       complete ? `hooks installed in ${path}` : `${path} lacks our ${missing.join(", ")}`,
       fix,
     );
-    const script = commandScript(command, ctx.cwd);
-    const found = script !== null && existsSync(script);
-    say(
-      "loadable",
-      found,
-      `the hook command names ${script ?? "no script"}${found ? "" : ", which does not exist"}`,
-      fix,
-    );
+    findings.push(await hookStartsFinding(QWEN, command, path, fix, ctx));
     // Qwen reads a command hook's timeout in seconds, and 1000 or more in milliseconds.
     const timeout = qwenStopTimeout(file.value);
     stopMs ??= timeout === null ? null : timeout >= 1000 ? timeout : timeout * 1000;
