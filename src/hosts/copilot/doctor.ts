@@ -8,7 +8,7 @@ import { versionFinding } from "../hook-kit/doctor-version.js";
 import { sqliteFallback } from "../hook-kit/sqlite-read.js";
 import { HOST_HOOK_LIMITS } from "../hook-kit/timeout.js";
 import { detectVersion } from "../hook-kit/version.js";
-import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile } from "./install.js";
+import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile, twiceInstalled } from "./install.js";
 
 const HOST = "copilot";
 const COPILOT_DEFAULT_MS = HOST_HOOK_LIMITS.copilot.defaultMs;
@@ -63,6 +63,10 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
   if (files.length === 0) {
     findings.push(notInstalledFinding(HOST, "hooks", "hooks file"));
     return findings;
+  }
+  if (files.length > 1) {
+    const paths = files.map((f) => f.path);
+    say("hooks", false, twiceInstalled(paths), "todo-continuation uninstall copilot --user");
   }
   for (const file of files) {
     const fix = `todo-continuation install copilot --${file.target}`;

@@ -8,6 +8,7 @@ import {
   copilotHooksDir,
   installCopilot,
   isOurHooksFile,
+  twiceInstalled,
   uninstallCopilot,
 } from "./install.js";
 import { copilotTranscriptPath } from "./session-state.js";
@@ -128,6 +129,26 @@ describe("install copilot with a project check", () => {
     const stale = (await doctor()).find((f) => f.check === "timeout");
     expect(stale).toMatchObject({ ok: false, fix: "todo-continuation install copilot --project" });
     expect(stale?.message).toMatch(/161 s .*does not cover verify\.timeoutMs 300000/);
+  });
+});
+
+describe("ours in both hooks folders", () => {
+  it("is said at the second install and by doctor, and gone once one is removed", async () => {
+    const { project, home, base } = fixture();
+    const ctx = { cwd: project, home, env: { HOME: home, PATH: "/nowhere" } };
+    const first: string[] = [];
+    await installCopilot({ ...base, out: (l) => void first.push(l) });
+    expect(first.some((l) => l.includes("installed twice"))).toBe(false);
+    const second: string[] = [];
+    const user = await installCopilot({ ...base, target: "user", out: (l) => void second.push(l) });
+    const projectFile = join(project, ".github", "hooks", COPILOT_HOOKS_FILE);
+    expect(second).toContain(`Note: ${twiceInstalled([user.hooksPath, projectFile])}`);
+    const twice = (await copilotDoctor(ctx)).find((f) => f.message.includes("installed twice"));
+    expect(twice).toMatchObject({ check: "hooks", ok: false });
+    expect(twice?.fix).toBe("todo-continuation uninstall copilot --user");
+    await uninstallCopilot({ ...base, target: "user" });
+    const after = await copilotDoctor(ctx);
+    expect(after.some((f) => f.message.includes("installed twice"))).toBe(false);
   });
 });
 

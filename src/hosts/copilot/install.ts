@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { HOOK_SCRIPT, hookScript } from "../hook-kit/command.js";
 import {
@@ -63,6 +64,14 @@ export function isOurHooksFile(text: string): boolean {
   }
 }
 
+/**
+ * Copilot runs the hooks files of both folders, so ours installed in both decides each agentStop
+ * twice: measured on 1.0.102, the second decision sees no progress since the first one's nudge
+ * and ends the episode, so a stalled agent is nudged until Copilot's own cap instead of let go.
+ */
+export const twiceInstalled = (paths: readonly string[]): string =>
+  `todo-continuation's hooks are installed twice (${paths.join(" and ")}): Copilot runs both, so each agentStop is decided twice and a stalled agent is nudged until Copilot's own cap. Keep one.`;
+
 function setup(options: CopilotInstallOptions) {
   const project = resolve(options.projectDir ?? process.cwd());
   const dir = copilotHooksDir(options.target ?? "project", project, options.env ?? process.env);
@@ -82,6 +91,15 @@ export async function installCopilot(
   const content = copilotHooksContent(`${node} ${script} hook copilot${preset}`, stop.value);
   const changes = await writeOwnFile(path, content, isOurHooksFile, out, "Copilot hooks");
   out(stop.line);
+  const target = options.target ?? "project";
+  const env = options.env ?? process.env;
+  const other = join(
+    copilotHooksDir(target === "user" ? "project" : "user", project, env),
+    COPILOT_HOOKS_FILE,
+  );
+  const theirs = await readFile(other, "utf8").catch(() => null);
+  if (other !== path && theirs !== null && isOurHooksFile(theirs))
+    out(`Note: ${twiceInstalled([path, other])}`);
   if (changes.length > 0) {
     out(
       "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).",

@@ -1,0 +1,114 @@
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveScope } from "../../../src/core/scope/scope.js";
+import { copilotDoctor } from "../../../src/hosts/copilot/doctor.js";
+import { installCopilot } from "../../../src/hosts/copilot/install.js";
+import { createFileStore } from "../../../src/store/file/file-store.js";
+import { hookServerEnv } from "../support/hook-server-setup.js";
+import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import {
+  type OpenAiServer,
+  startOpenAiServer,
+  textReply,
+  toolCallReply,
+} from "../support/openai-server.js";
+
+let model: OpenAiServer;
+let root: string;
+let project: string;
+let storeDir: string;
+const installNotes: string[] = [];
+const sql = (query: string) => toolCallReply("sql", { description: "Track todos", query });
+
+function env(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    ...hookServerEnv(),
+    HOME: join(root, "home"),
+    COPILOT_HOME: join(root, "copilot-home"),
+    COPILOT_OFFLINE: "true",
+    COPILOT_PROVIDER_BASE_URL: model.baseURL,
+    COPILOT_PROVIDER_API_KEY: "test-key",
+    COPILOT_MODEL: "scripted-model",
+    COPILOT_AUTO_UPDATE: "false",
+    COPILOT_ALLOW_ALL: "true",
+    TODO_CONTINUATION_DIR: storeDir,
+  };
+}
+
+beforeAll(async () => {
+  model = await startOpenAiServer({ fallback: textReply("I have nothing more to add.") });
+  root = mkdtempSync(join(tmpdir(), "tc-e2e-copilot-twice-"));
+  project = join(root, "project");
+  storeDir = join(root, "store");
+  mkdirSync(project, { recursive: true });
+  execFileSync("git", ["init", "-q"], { cwd: project });
+  await installCopilot({ projectDir: project, packageRoot: REPO_ROOT, out: () => {} });
+  await installCopilot({
+    projectDir: project,
+    packageRoot: REPO_ROOT,
+    target: "user",
+    env: env(),
+    out: (line) => void installNotes.push(line),
+  });
+});
+
+afterAll(async () => {
+  await model?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/**
+ * Ours installed for the project and for the user: the real Copilot CLI runs both hooks files, so
+ * our hook decides each agentStop twice. What that does (measured, 1.0.102), and that install
+ * and doctor say so.
+ */
+describe("Copilot CLI with our hooks installed for the project and the user", () => {
+  it("runs both, deciding each agentStop twice; install and doctor say so", async () => {
+    model.script([
+      sql(
+        "INSERT INTO todos (id, title, status) VALUES ('a', 'Writing the parser', 'in_progress'), ('b', 'Adding tests', 'pending')",
+      ),
+      textReply("Stopping here for now."),
+      sql("UPDATE todos SET status = 'done' WHERE id = 'a'"),
+      textReply("The parser is done."),
+      sql("UPDATE todos SET status = 'done'"),
+      textReply("Everything is done."),
+    ]);
+    const bin = hostBin(ensureHost("@github/copilot", "1.0.102"), "copilot");
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(bin, ["-p", "Build the parser and its tests.", "--allow-all-tools"], {
+        cwd: project,
+        env: env(),
+        stdio: "ignore",
+      });
+      child.on("exit", resolve);
+    });
+    expect(code).toBe(0);
+    const [session] = readdirSync(join(root, "copilot-home", "session-state")).filter((s) =>
+      /^[0-9a-f-]{36}$/.test(s),
+    );
+    const store = createFileStore({ root: storeDir });
+    const scope = resolveScope({ kind: "session", host: "copilot", sessionId: session as string });
+    const log = await store.readLog(scope as NonNullable<typeof scope>);
+    await store.close();
+    // Three agentStops, each decided by both hooks: the second sees no progress since the nudge.
+    expect(log.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action))).toEqual([
+      "inject",
+      "skip:stagnation",
+      "inject",
+      "skip:stagnation",
+      "skip:no-incomplete-todos",
+      "skip:no-incomplete-todos",
+    ]);
+    const ctx = { cwd: project, home: join(root, "home"), env: env() };
+    const twice = (await copilotDoctor(ctx)).find((f) => f.message.includes("installed twice"));
+    expect(twice).toMatchObject({ check: "hooks", ok: false });
+    expect(installNotes.some((l) => l.startsWith("Note: ") && l.includes("installed twice"))).toBe(
+      true,
+    );
+  }, 300_000);
+});
