@@ -1,5 +1,6 @@
 import type { Scope, Todo } from "../../core/types.js";
 import type { ContinuationRuntime } from "../../runtime/runtime.js";
+import { claimEvent } from "../hook-kit/event-claim.js";
 import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
 import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
@@ -42,6 +43,12 @@ export async function handleCopilotEvent(
 ): Promise<HookReply> {
   if (event.kind === "subagent") return NO_REPLY; // answered before the store opens
   const scope = sessionScopeOf(HOST, event.sessionId, CopilotInputError);
+  // Ours in both hooks folders: Copilot runs both with one payload; the second run does nothing.
+  const stamp = event.timestamp;
+  if (stamp !== null && !claimEvent(options.storeRoot, HOST, event.sessionId, event.kind, stamp)) {
+    const again = `todo-continuation: this ${event.kind} was handled by another copy of this hook (installed twice); nothing done`;
+    return { stdout: "", stderr: [again] };
+  }
   if (event.kind === "userPromptSubmitted") {
     const runtime = runtimeFor(options, null);
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.

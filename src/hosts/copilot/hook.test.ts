@@ -47,19 +47,25 @@ function world(flags: string[] = []) {
     });
     return { code, stdout, stderr };
   };
-  const stop = (active = false) =>
+  // Each event of Copilot's has its own timestamp (two runs of one event share it).
+  let clock = 1795719793100;
+  const tick = () => {
+    clock += 1000;
+    return clock;
+  };
+  const stop = (active = false, timestamp = tick()) =>
     run("agentStop", {
       sessionId: SESSION,
-      timestamp: 1795719793639,
+      timestamp,
       cwd: root,
       transcriptPath,
       stopReason: "end_turn",
       stop_hook_active: active,
     });
-  const prompt = (text: string) =>
+  const prompt = (text: string, timestamp = tick()) =>
     run("userPromptSubmitted", {
       sessionId: SESSION,
-      timestamp: 1795719793100,
+      timestamp,
       cwd: root,
       prompt: text,
     });
@@ -169,6 +175,32 @@ describe.skipIf(!hasSqlite3)("hook copilot", () => {
     expect(answers.indexOf("allow")).toBeLessThanOrEqual(8);
   });
 
+  it("does nothing on a second run of one event (ours in both hooks folders: one payload, twice)", async () => {
+    const w = world();
+    await w.prompt("Build the parser.");
+    w.sql(
+      "INSERT INTO todos (id, title, status) VALUES ('p', 'Parser', 'pending'), ('t', 'Tests', 'pending')",
+    );
+    const first = await w.stop(false, 1795846247379);
+    expect(first.stdout).toContain('"decision":"block"');
+    const second = await w.stop(false, 1795846247379);
+    expect(second.stdout).toBe("");
+    expect(second.stderr).toContain("this agentStop was handled by another copy of this hook");
+    // Copilot hands the block's reason back as a prompt, to both copies: neither is the user's.
+    const reason = (JSON.parse(first.stdout) as { reason: string }).reason;
+    expect(reason).toContain("Automatic nudge 1 of 8.");
+    await w.prompt(reason, 1795846248000);
+    const echo = await w.prompt(reason, 1795846248000);
+    expect(echo.stderr).toContain("this userPromptSubmitted was handled by another copy");
+    // Progress, then a stop: the same episode's second nudge (a prompt counted as the user's
+    // would have started a new episode at nudge 1).
+    w.sql("UPDATE todos SET status = 'done' WHERE id = 'p'");
+    const next = await w.stop(true);
+    expect((JSON.parse(next.stdout) as { reason: string }).reason).toContain(
+      "Automatic nudge 2 of 8.",
+    );
+  });
+
   it("takes the list as it is when the user speaks, though the interrupted turn fired no agentStop", async () => {
     const w = world();
     await w.prompt("Fix the importer.");
@@ -251,6 +283,7 @@ describe("Copilot payloads and rows", () => {
       parseCopilotInput(
         JSON.stringify({
           sessionId: "s",
+          timestamp: 1795846247379,
           cwd: "/p",
           transcriptPath: "/t",
           stopReason: "end_turn",
@@ -262,6 +295,7 @@ describe("Copilot payloads and rows", () => {
       kind: "agentStop",
       sessionId: "s",
       cwd: "/p",
+      timestamp: 1795846247379,
       transcriptPath: "/t",
       stopReason: "end_turn",
       stopHookActive: true,

@@ -65,12 +65,11 @@ export function isOurHooksFile(text: string): boolean {
 }
 
 /**
- * Copilot runs the hooks files of both folders, so ours installed in both decides each agentStop
- * twice: measured on 1.0.102, the second decision sees no progress since the first one's nudge
- * and ends the episode, so a stalled agent is nudged until Copilot's own cap instead of let go.
+ * Copilot runs the hooks files of both folders: ours in both runs twice for every event (the
+ * second run of an event does nothing, see hook-kit/event-claim.ts), which is work for nothing.
  */
 export const twiceInstalled = (paths: readonly string[]): string =>
-  `todo-continuation's hooks are installed twice (${paths.join(" and ")}): Copilot runs both, so each agentStop is decided twice and a stalled agent is nudged until Copilot's own cap. Keep one.`;
+  `todo-continuation's hooks are installed twice (${paths.join(" and ")}): Copilot runs both for every event (the second run does nothing). Keep one.`;
 
 function setup(options: CopilotInstallOptions) {
   const project = resolve(options.projectDir ?? process.cwd());

@@ -11,11 +11,19 @@ export const COPILOT_EVENTS = ["userPromptSubmitted", "agentStop"] as const;
 export type CopilotEventName = (typeof COPILOT_EVENTS)[number];
 
 export type CopilotEvent =
-  | { kind: "userPromptSubmitted"; sessionId: string; cwd: string | null; prompt: string }
+  | {
+      kind: "userPromptSubmitted";
+      sessionId: string;
+      cwd: string | null;
+      /** When Copilot fired it (ms): the same in every hooks file's run of one event. */
+      timestamp: number | null;
+      prompt: string;
+    }
   | {
       kind: "agentStop";
       sessionId: string;
       cwd: string | null;
+      timestamp: number | null;
       transcriptPath: string | null;
       stopReason: string | null;
       /** A stop right after a block (ours or another hook's). */
@@ -48,14 +56,17 @@ export function parseCopilotInput(text: string, event: CopilotEventName): Copilo
   if (raw.agentId !== undefined || raw.parentAgentId !== undefined || raw.agentName !== undefined) {
     return { kind: "subagent", event, sessionId, cwd, agentType: optionalString(raw, "agentType") };
   }
+  const stamp = raw.timestamp;
+  const timestamp = typeof stamp === "number" && Number.isSafeInteger(stamp) ? stamp : null;
   if (event === "userPromptSubmitted") {
-    return { kind: event, sessionId, cwd, prompt: requiredText(raw, "prompt") };
+    return { kind: event, sessionId, cwd, timestamp, prompt: requiredText(raw, "prompt") };
   }
   const active = raw.stop_hook_active === undefined ? "stopHookActive" : "stop_hook_active";
   return {
     kind: event,
     sessionId,
     cwd,
+    timestamp,
     transcriptPath: optionalString(raw, "transcriptPath"),
     stopReason: optionalString(raw, "stopReason"),
     stopHookActive: optionalBoolean(raw, active),
