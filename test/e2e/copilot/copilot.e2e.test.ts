@@ -21,8 +21,7 @@ import { createFileStore } from "../../../src/store/file/file-store.js";
 import { scopePaths } from "../../../src/store/file/paths.js";
 import { BUILT_CLI } from "../support/built-cli.js";
 import { fileSnapshot } from "../support/file-snapshot.js";
-import { hookServerEnv } from "../support/hook-server-setup.js";
-import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import { REPO_ROOT } from "../support/host-cache.js";
 import {
   type ChatRequest,
   messageText,
@@ -33,9 +32,7 @@ import {
   toolCallReply,
 } from "../support/openai-server.js";
 import { waitFor } from "../support/wait-for.js";
-
-/** The real Copilot CLI, offline, against the scripted server; our hooks installed by our installer. */
-const COPILOT_VERSION = "1.0.102";
+import { copilotBin, copilotEnv as copilotEnvFor, sql } from "./copilot-host.js";
 
 /** The command our hooks file runs for `event`, as Copilot runs it (bash). */
 function installedCommand(dir: string, event: string): string {
@@ -49,33 +46,12 @@ let root: string;
 let project: string;
 let storeDir: string;
 
-const sql = (query: string) => toolCallReply("sql", { description: "Track todos", query });
-
 function promptOf(request: ChatRequest): string | null {
   const last = request.body.messages.at(-1);
   return last?.role === "user" ? messageText(last) : null;
 }
 
-function copilotBin(): string {
-  return hostBin(ensureHost("@github/copilot", COPILOT_VERSION), "copilot");
-}
-
-function copilotEnv(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    ...hookServerEnv(),
-    HOME: join(root, "home"),
-    COPILOT_HOME: join(root, "copilot-home"),
-    COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: model.baseURL,
-    COPILOT_PROVIDER_API_KEY: "test-key",
-    COPILOT_MODEL: "scripted-model",
-    COPILOT_AUTO_UPDATE: "false",
-    // Trusts the project folder, which is what loads its .github/hooks in prompt mode.
-    COPILOT_ALLOW_ALL: "true",
-    TODO_CONTINUATION_DIR: storeDir,
-  };
-}
+const copilotEnv = () => copilotEnvFor(root, model.baseURL, storeDir);
 
 type CopilotRun = { code: number | null; signal: NodeJS.Signals | null; output: string };
 

@@ -7,38 +7,21 @@ import { resolveScope } from "../../../src/core/scope/scope.js";
 import { copilotDoctor } from "../../../src/hosts/copilot/doctor.js";
 import { installCopilot } from "../../../src/hosts/copilot/install.js";
 import { createFileStore } from "../../../src/store/file/file-store.js";
-import { hookServerEnv } from "../support/hook-server-setup.js";
-import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
+import { REPO_ROOT } from "../support/host-cache.js";
 import {
   messageText,
   type OpenAiServer,
   startOpenAiServer,
   textReply,
-  toolCallReply,
 } from "../support/openai-server.js";
+import { copilotBin, copilotEnv, sql } from "./copilot-host.js";
 
 let model: OpenAiServer;
 let root: string;
 let project: string;
 let storeDir: string;
 const installNotes: string[] = [];
-const sql = (query: string) => toolCallReply("sql", { description: "Track todos", query });
-
-function env(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    ...hookServerEnv(),
-    HOME: join(root, "home"),
-    COPILOT_HOME: join(root, "copilot-home"),
-    COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: model.baseURL,
-    COPILOT_PROVIDER_API_KEY: "test-key",
-    COPILOT_MODEL: "scripted-model",
-    COPILOT_AUTO_UPDATE: "false",
-    COPILOT_ALLOW_ALL: "true",
-    TODO_CONTINUATION_DIR: storeDir,
-  };
-}
+const env = () => copilotEnv(root, model.baseURL, storeDir);
 
 beforeAll(async () => {
   model = await startOpenAiServer({ fallback: textReply("I have nothing more to add.") });
@@ -78,13 +61,16 @@ describe("Copilot CLI with our hooks installed for the project and the user", ()
       sql("UPDATE todos SET status = 'done'"),
       textReply("Everything is done."),
     ]);
-    const bin = hostBin(ensureHost("@github/copilot", "1.0.102"), "copilot");
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(bin, ["-p", "Build the parser and its tests.", "--allow-all-tools"], {
-        cwd: project,
-        env: env(),
-        stdio: "ignore",
-      });
+      const child = spawn(
+        copilotBin(),
+        ["-p", "Build the parser and its tests.", "--allow-all-tools"],
+        {
+          cwd: project,
+          env: env(),
+          stdio: "ignore",
+        },
+      );
       child.on("exit", resolve);
     });
     expect(code).toBe(0);
