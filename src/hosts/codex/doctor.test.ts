@@ -73,6 +73,23 @@ describe("codex doctor", () => {
     expect(old.find((f) => f.check === "version")).toMatchObject({ ok: false });
   });
 
+  it("says when ours is in both configs, and fails it while a command names no --target", async () => {
+    const w = await world();
+    await w.install("user");
+    await w.install("project");
+    await trustProject(w);
+    const twice = (await at("0.169.0")(w.context)).find((f) => f.check === "twice");
+    expect(twice).toMatchObject({ ok: true });
+    expect(twice?.message).toContain("the second copy does nothing");
+    // An install from before `--target`: each copy would decide every event.
+    const userConfig = join(w.home, ".codex", "config.toml");
+    const text = await readFile(userConfig, "utf8");
+    await writeFile(userConfig, text.replaceAll(" --target user", ""));
+    const old = (await at("0.169.0")(w.context)).find((f) => f.check === "twice");
+    expect(old).toMatchObject({ ok: false });
+    expect(old?.message).toContain("decides each event again");
+  });
+
   it("finds untrusted hooks, a missing command and an untrusted project", async () => {
     const w = await world();
     await w.install("project", w.entry);

@@ -15,7 +15,7 @@ import {
   trustedHashes,
 } from "./config-block.js";
 import { type ConfigLayer, effectiveFindings } from "./effective-config.js";
-import { codexHome } from "./install.js";
+import { codexHome, namesTarget, twiceInstalled } from "./install.js";
 import { codexProjectDir } from "./store-location.js";
 
 /** The Codex CLI versions this integration was measured on (hook payloads, trust hashes). */
@@ -238,6 +238,17 @@ export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck
       const fix = `todo-continuation install codex --${config.label}`;
       if (command !== null)
         out.push(await hookStartsFinding(HOST, command, config.path, fix, context));
+    }
+    if (configs.length === 2) {
+      const commands = configs.map((c) => installedCommand(c.text) ?? "");
+      const ok = commands.every(namesTarget);
+      const message = twiceInstalled(
+        configs.map((c) => c.path),
+        commands,
+      );
+      const fix =
+        "todo-continuation install codex --user, and install codex --project (or keep one)";
+      out.push({ host: HOST, check: "twice", ok, message, ...(ok ? {} : { fix }) });
     }
     const first = configs.map((c) => ({ c, t: installedStopTimeout(c.text) }))[0];
     if (first !== undefined) {

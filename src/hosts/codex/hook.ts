@@ -53,6 +53,9 @@ export const CODEX_HOOK: HookMainSpec<CodexHookEvent> = {
   projectDir: ({ cwd }) => codexProjectDir(cwd),
   // Only the default per-project folder ignores itself; a named one is the user's.
   ignoresStore: ({ dir, env }) => dir === undefined && !env[STORE_ROOT_ENV]?.trim(),
+  // Codex runs ours from its user and its project config at once, with one payload.
+  eventOf: (event) =>
+    event.kind === "other" ? null : { sessionId: event.sessionId, name: event.kind },
   handle: (event, context) =>
     handleCodexHookEvent(event as KnownCodexHookEvent, {
       ...context,

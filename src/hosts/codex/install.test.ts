@@ -50,10 +50,24 @@ describe("install codex", () => {
     expect(await readFile(w.userPath, "utf8")).toBe(USER);
   });
 
+  it("names its config in the command, and notes ours in the other config (Codex runs both)", async () => {
+    const w = await world();
+    const project = await installCodex({ ...w.options });
+    expect(project.command.endsWith(" hook codex --target project")).toBe(true);
+    expect(w.lines.some((l) => l.startsWith("Note:"))).toBe(false);
+    const user = await installCodex({ ...w.options, target: "user", preset: "omo" });
+    expect(user.command.endsWith(" hook codex --preset omo --target user")).toBe(true);
+    const note = w.lines.find((l) => l.startsWith("Note:"));
+    expect(note).toContain(join(w.project, ".codex", "config.toml"));
+    expect(note).toContain("the second copy does nothing");
+  });
+
   it("writes a relative --entry as the absolute path it names (Codex runs hooks from any folder)", async () => {
     const w = await world();
     const result = await installCodex({ ...w.options, target: "user", entry: "tools/hook.cjs" });
-    expect(result.command).toBe(`"/usr/bin/node" "${resolve("tools/hook.cjs")}" hook codex`);
+    expect(result.command).toBe(
+      `"/usr/bin/node" "${resolve("tools/hook.cjs")}" hook codex --target user`,
+    );
     expect(await readFile(w.userPath, "utf8")).toContain(resolve("tools/hook.cjs"));
   });
 

@@ -10,6 +10,7 @@ import { hostUserDir } from "../hook-kit/user-dir.js";
 import {
   type FileBefore,
   type FoundBefore,
+  installedCommand,
   installHooksBlock,
   installTrustBlock,
   projectTrusted,
@@ -62,6 +63,22 @@ function canonical(path: string): string {
   return existsSync(path) ? realpathSync(path) : path;
 }
 
+/** Whether an installed hook command names the config it is in (`--target`; older installs do not). */
+export const namesTarget = (command: string): boolean =>
+  / --target (user|project)( |$)/.test(command);
+
+/**
+ * Ours in the user's and the project's config: Codex runs both copies at once for every event
+ * (measured on 0.169.0). Commands that name their config handle each event once; older ones
+ * each decide it, and a stop decided twice ends its episode.
+ */
+export function twiceInstalled(paths: readonly string[], commands: readonly string[]): string {
+  const both = `todo-continuation's hooks are in both ${paths.join(" and ")}: Codex runs both for every event`;
+  return commands.every(namesTarget)
+    ? `${both} (the second copy does nothing); one would do.`
+    : `${both}, and a command without --target decides each event again (a stop decided twice ends its episode). Install again in both, or keep one.`;
+}
+
 /** The command Codex runs for each hook: absolute paths, no shell lookups, no network. */
 export function codexHookCommand(options: CodexInstallOptions): string {
   const entry =
@@ -70,7 +87,9 @@ export function codexHookCommand(options: CodexInstallOptions): string {
       : join(options.packageRoot ?? packageRootOf(), ...HOOK_SCRIPT);
   const node = options.nodePath ?? process.execPath;
   const preset = options.preset === undefined ? "" : ` --preset ${options.preset}`;
-  return `${shellQuote(node)} ${shellQuote(entry)} hook codex${preset}`;
+  // Which config holds it: Codex runs ours from both at once, and one copy handles each event.
+  const target = ` --target ${options.target ?? "project"}`;
+  return `${shellQuote(node)} ${shellQuote(entry)} hook codex${preset}${target}`;
 }
 
 async function readText(path: string): Promise<string> {
@@ -167,6 +186,12 @@ export async function installCodex(options: CodexInstallOptions = {}): Promise<C
   }
   out(`Hook command: ${command}`);
   out(stopTimeout.line);
+  const otherPath = target === "user" ? join(project, ".codex", "config.toml") : userPath;
+  const otherCommand =
+    otherPath === configPath ? null : installedCommand(await readText(otherPath));
+  if (otherCommand !== null) {
+    out(`Note: ${twiceInstalled([configPath, otherPath], [command, otherCommand])}`);
+  }
   if (target === "project") {
     const userDoc = readToml(trust.text, userPath);
     if (!projectTrusted(userDoc, project)) {

@@ -1,4 +1,5 @@
 import type { PresetName, Store } from "../../core/types.js";
+import { claimCopy, type InstallTarget } from "./event-claim.js";
 import {
   type HookArgs,
   type HookIo,
@@ -71,6 +72,12 @@ export interface HookMainSpec<E> {
    */
   ignoresStore?: (place: HookPlace) => boolean;
   handle: (event: E, context: HookContext) => Promise<HookReply>;
+  /**
+   * The session and name of an event, for a host that runs ours from its user and its project
+   * settings at once when both hold it: with `--target`, one copy handles each event
+   * (`claimCopy`). Null for an event no claim is needed for.
+   */
+  eventOf?: (event: E) => { sessionId: string; name: string } | null;
 }
 
 /** Nothing to say: the host carries on. */
@@ -86,6 +93,17 @@ let lastEvent: string | null = null;
  */
 export function lastHookEvent(): string | null {
   return lastEvent;
+}
+
+/** What the copy whose twin handled the event says (its twin is in the other settings). */
+function copyDone(event: string, target: InstallTarget): HookReply {
+  const other = target === "user" ? "project's" : "user's";
+  return {
+    stdout: "",
+    stderr: [
+      `todo-continuation: this ${event} was handled by the copy of this hook in the ${other} settings (installed in both); nothing done`,
+    ],
+  };
 }
 
 /** The event's name as hosts send it (`hook_event_name`), read without parsing the whole input. */
@@ -131,24 +149,32 @@ export async function runHookMain<E>(
       root,
       ...((spec.ignoresStore?.(place) ?? true) ? { project } : {}),
     });
-    reply = await spec.handle(event, {
-      store,
-      project: lazyHookProject({
-        cwd: place.cwd,
-        projectDir: project,
-        storeRoot: root,
-        host: spec.host,
-        env: io.env,
-        presetFlag: args.preset,
-        modeFlag: args.mode,
-      }),
-      ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
-      waitOnQuestions: !args.nudgeAfterQuestions,
-      env: io.env,
-      args,
-      storeRoot: root,
-      projectDir: project,
-    });
+    const target = args.target;
+    const twin = target === undefined ? null : (spec.eventOf?.(event) ?? null);
+    const byTwin =
+      twin !== null &&
+      target !== undefined &&
+      !claimCopy(root, spec.host, twin.sessionId, twin.name, input, target);
+    reply = byTwin
+      ? copyDone(twin.name, target)
+      : await spec.handle(event, {
+          store,
+          project: lazyHookProject({
+            cwd: place.cwd,
+            projectDir: project,
+            storeRoot: root,
+            host: spec.host,
+            env: io.env,
+            presetFlag: args.preset,
+            modeFlag: args.mode,
+          }),
+          ...(args.preset !== undefined ? { preset: args.preset as PresetName } : {}),
+          waitOnQuestions: !args.nudgeAfterQuestions,
+          env: io.env,
+          args,
+          storeRoot: root,
+          projectDir: project,
+        });
   } catch (error) {
     reply = spec.failure(error);
   } finally {

@@ -4,6 +4,7 @@ import type { ContinuationMode, Store } from "../../core/types.js";
 import { createFileStore } from "../../store/file/file-store.js";
 import { ignoreStoreFolder } from "../../store/file/self-ignore.js";
 import { DATABASE_URL_ENV } from "../../store/postgres/options.js";
+import type { InstallTarget } from "./event-claim.js";
 import { fdWriter } from "./fd-writer.js";
 import { type OptionSpec, readOptions } from "./hook-options.js";
 import { MAX_HOOK_INPUT_BYTES } from "./input-limit.js";
@@ -131,6 +132,11 @@ export interface HookArgs {
   help: boolean;
   /** `--event <name>`, for a host whose payloads name no event (Copilot CLI's). */
   event: string | undefined;
+  /**
+   * `--target user|project`: the host settings the command was installed in, for a host that
+   * runs ours from both at once (see `claimCopy`).
+   */
+  target: InstallTarget | undefined;
 }
 
 /** The lines of a hook's usage that describe those options; `defaultDir` is the host's store. */
@@ -144,6 +150,8 @@ export function hookOptionsUsage(defaultDir: string): string {
   --database-url <url>     use PostgreSQL (default: $TODO_CONTINUATION_DATABASE_URL when set)
   --schema <name>          PostgreSQL schema (default: todo_continuation)
   --nudge-after-questions  nudge even when the agent's last message asks a question
+  --target <user|project>  the settings this command is installed in (written by install):
+                           with it in both, the copy that claims an event first handles it
 `;
 }
 
@@ -155,6 +163,7 @@ const HOOK_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "database-url": { type: "string" },
   schema: { type: "string" },
   "nudge-after-questions": { type: "boolean" },
+  target: { type: "string" },
   help: { type: "boolean", short: "h" },
 };
 const WITH_EVENT = { ...HOOK_OPTIONS, event: { type: "string" } } as const;
@@ -192,6 +201,12 @@ export function parseHookArgs(
   if (mode !== undefined && mode !== "enforce" && mode !== "advise") {
     throw new Error(`hook ${host}: --mode must be enforce or advise, got ${JSON.stringify(mode)}`);
   }
+  const target = values.target;
+  if (target !== undefined && target !== "user" && target !== "project") {
+    throw new Error(
+      `hook ${host}: --target must be user or project, got ${JSON.stringify(target)}`,
+    );
+  }
   return {
     preset: values.preset,
     mode,
@@ -201,6 +216,7 @@ export function parseHookArgs(
     nudgeAfterQuestions: read["nudge-after-questions"] === true,
     help: read.help === true,
     event,
+    target,
   };
 }
 

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  callReply,
   hookPrompts,
   type ScriptedResponse,
   textReply,
   userTexts,
 } from "../support/responses-server.js";
 import type { AppServer } from "./app-server.js";
-import { type CodexWorld, codexWorld, killCodex } from "./codex-world.js";
+import { type CodexWorld, codexWorld, killCodex, plan } from "./codex-world.js";
 
 /**
  * The real Codex CLI driven through `codex app-server`, as its UI drives it:
@@ -23,11 +22,6 @@ afterEach(async () => {
   await Promise.all(done.map(({ world }) => world.close()));
   for (const { world } of done) expect(world.outbound).toEqual([]);
 });
-
-const plan = (...statuses: string[]) =>
-  callReply("update_plan", {
-    plan: statuses.map((status, i) => ({ step: `step ${i + 1}`, status })),
-  });
 
 async function session(script: (index: number) => ScriptedResponse) {
   const world = await codexWorld((_r, i) => script(i));

@@ -16,6 +16,7 @@ import { createFileStore } from "../../../src/store/file/index.js";
 import { hookServerEnv } from "../support/hook-server-setup.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import {
+  callReply,
   type ResponsesScript,
   type ResponsesServer,
   startResponsesServer,
@@ -28,6 +29,12 @@ export const CODEX_VERSION = "0.169.0";
 
 /** The built package under test (`npm run test:e2e` builds it first). */
 export const DIST = process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist");
+
+/** The model's `update_plan` call: step 1, step 2, ... with these statuses. */
+export const plan = (...statuses: string[]) =>
+  callReply("update_plan", {
+    plan: statuses.map((status, i) => ({ step: `step ${i + 1}`, status })),
+  });
 
 export function codexBin(): string {
   return hostBin(ensureHost("@openai/codex", CODEX_VERSION), "codex");

@@ -9,7 +9,7 @@ import {
   type ScriptedResponse,
   textReply,
 } from "../support/responses-server.js";
-import { type CodexWorld, codexWorld, killCodex, listOf } from "./codex-world.js";
+import { type CodexWorld, codexWorld, killCodex, listOf, plan } from "./codex-world.js";
 
 /**
  * The real Codex CLI (pinned, see codex-world.ts) with our hooks installed by
@@ -34,11 +34,6 @@ async function world(
   worlds.push(w);
   return w;
 }
-
-const plan = (...statuses: string[]) =>
-  callReply("update_plan", {
-    plan: statuses.map((status, i) => ({ step: `step ${i + 1}`, status })),
-  });
 
 /** Nudges the session's model saw, counted on its last request (each stays in the history). */
 function nudgesSeen(w: CodexWorld): string[] {

@@ -1,0 +1,104 @@
+import { lstatSync, lutimesSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { claimCopy, type InstallTarget } from "./event-claim.js";
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function storeDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "tc-claim-"));
+  folders.push(dir);
+  return dir;
+}
+
+const other = (target: InstallTarget): InstallTarget => (target === "user" ? "project" : "user");
+
+/** The claims left in the session's folder. */
+function claims(dir: string): string[] {
+  const root = join(dir, "codex-events");
+  const [session] = readdirSync(root);
+  return session === undefined ? [] : readdirSync(join(root, session));
+}
+
+describe("claimCopy", () => {
+  it("lets the first copy of an event handle it, and its twin in the other settings not", () => {
+    const dir = storeDir();
+    expect(claimCopy(dir, "codex", "s", "Stop", '{"a":1}', "user")).toBe(true);
+    expect(lstatSync(join(dir, "codex-events")).isDirectory()).toBe(true);
+    expect(claimCopy(dir, "codex", "s", "Stop", '{"a":1}', "project")).toBe(false);
+    // The pair is done: nothing is left, and the same words later are a new event.
+    expect(claims(dir)).toEqual([]);
+    expect(claimCopy(dir, "codex", "s", "Stop", '{"a":1}', "project")).toBe(true);
+    expect(claimCopy(dir, "codex", "s", "Stop", '{"a":1}', "user")).toBe(false);
+  });
+
+  it("lets a copy installed once handle an event it saw word for word before", () => {
+    const dir = storeDir();
+    for (let i = 0; i < 3; i++)
+      expect(claimCopy(dir, "codex", "s", "Stop", "{}", "user")).toBe(true);
+    expect(claims(dir)).toHaveLength(1);
+  });
+
+  it("tells events apart by session, name and input", () => {
+    const dir = storeDir();
+    expect(claimCopy(dir, "codex", "s", "Stop", "{}", "user")).toBe(true);
+    expect(claimCopy(dir, "codex", "t", "Stop", "{}", "project")).toBe(true);
+    expect(claimCopy(dir, "codex", "s", "PostToolUse", "{}", "project")).toBe(true);
+    expect(claimCopy(dir, "codex", "s", "Stop", "{ }", "project")).toBe(true);
+  });
+
+  it("removes a name's claims once a minute old, keeping younger ones for their twins", () => {
+    const dir = storeDir();
+    claimCopy(dir, "codex", "s", "PostToolUse", "call 1", "user");
+    claimCopy(dir, "codex", "s", "PostToolUse", "call 2", "user");
+    const [first] = claims(dir).sort();
+    const old = new Date(Date.now() - 61_000);
+    const session = readdirSync(join(dir, "codex-events"))[0] as string;
+    // The claim's own time (a symlink's; its text names no file).
+    lutimesSync(join(dir, "codex-events", session, first as string), old, old);
+    claimCopy(dir, "codex", "s", "PostToolUse", "call 3", "user");
+    expect(claims(dir)).toHaveLength(2);
+    expect(claims(dir)).not.toContain(first);
+  });
+
+  it("handles the event when no claim can be made (a store folder it cannot write)", () => {
+    const dir = storeDir();
+    const file = join(dir, "file");
+    writeFileSync(file, "");
+    expect(claimCopy(file, "codex", "s", "Stop", "{}", "user")).toBe(true);
+    expect(claimCopy(file, "codex", "s", "Stop", "{}", "project")).toBe(true);
+  });
+
+  it("handles every event exactly once, installed once or in both, in any order (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(
+          fc.record({
+            input: fc.constantFrom("{}", '{"stop":1}', '{"stop":2}'),
+            name: fc.constantFrom("Stop", "PostToolUse"),
+            first: fc.constantFrom<InstallTarget>("user", "project"),
+          }),
+          { maxLength: 12 },
+        ),
+        (twice, events) => {
+          const dir = storeDir();
+          const once: InstallTarget = "project";
+          for (const event of events) {
+            const copies = twice ? [event.first, other(event.first)] : [once];
+            const handled = copies.filter((target) =>
+              claimCopy(dir, "codex", "s", event.name, event.input, target),
+            );
+            expect(handled).toHaveLength(1);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
