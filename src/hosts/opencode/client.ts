@@ -93,6 +93,8 @@ export interface OpenCodeHooks {
 export type OpenCodePlugin = (
   input: OpenCodePluginInput,
   options?: unknown,
+  /** Which plugin folder holds the file (our installed files pass it; OpenCode passes two arguments). */
+  installedIn?: "user" | "project",
 ) => Promise<OpenCodeHooks>;
 
 /** Describes a failed SDK call for an error message. */

@@ -38,6 +38,15 @@ describe("openCodeDoctor", () => {
     ]);
   });
 
+  it("says when the plugin is in both folders (handled: one copy acts)", async () => {
+    const ctx = world("1.18.33");
+    await installOpenCode({ projectDir: ctx.cwd, env: ctx.env, out: () => {} });
+    await installOpenCode({ projectDir: ctx.cwd, env: ctx.env, target: "user", out: () => {} });
+    const twice = (await openCodeDoctor(ctx)).find((f) => f.check === "twice");
+    expect(twice).toMatchObject({ ok: true });
+    expect(twice?.message).toContain("only the project's acts");
+  });
+
   it("flags a plugin whose module is gone, and an OpenCode older than the tested one", async () => {
     const ctx = world("1.2.0");
     const root = temp("oc-doctor-package-");

@@ -8,7 +8,7 @@ import { loadProblem } from "../hook-kit/doctor-load.js";
 import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { detectVersion } from "../hook-kit/version.js";
-import { openCodeConfigDir } from "./install.js";
+import { openCodeConfigDir, twiceInstalled } from "./install.js";
 import { PLUGIN_HOSTS, type PluginHost, pluginMarker } from "./plugin-hosts.js";
 
 /** The OpenCode release the plugin is tested with; older ones are reported. */
@@ -102,6 +102,14 @@ async function checkPluginHost(host: PluginHost, ctx: DoctorContext): Promise<Do
       notInstalled: true,
     });
     return findings;
+  }
+  const targets = new Set(plugins.map((p) => p.target));
+  if (targets.size === 2) {
+    const folders = ["project", "user"].map((t) =>
+      dirname(plugins.find((p) => p.target === t)?.path ?? ""),
+    );
+    // Handled (one copy acts), so not a problem: only a plugin loaded for nothing.
+    findings.push({ host: HOST, check: "twice", ok: true, message: twiceInstalled(host, folders) });
   }
   for (const plugin of plugins) {
     const fix = `todo-continuation install ${HOST} --${plugin.target}`;

@@ -32,7 +32,7 @@ function fixture() {
   mkdirSync(join(pkg, "dist", "hosts", "opencode"), { recursive: true });
   writeFileSync(
     join(pkg, "dist", "hosts", "opencode", "index.js"),
-    "export const TodoContinuation = async (input, options) => ({ input, options });\n",
+    "export const TodoContinuation = async (input, options, installedIn) => ({ input, options, installedIn });\n",
   );
   const lines: string[] = [];
   const base = {
@@ -63,7 +63,24 @@ describe("installOpenCode", () => {
     expect(await plugin({ directory: project }, { toast: false })).toEqual({
       input: { directory: project },
       options: { preset: "omo", countdownMs: 0, toast: false },
+      installedIn: "project",
     });
+  });
+
+  it("tells each copy its folder, and notes ours in the other folder (the host loads both)", async () => {
+    const { root, project, base, lines } = fixture();
+    const env = { ...base.env, XDG_CONFIG_HOME: join(root, "config") };
+    await installOpenCode({ ...base, env });
+    expect(lines.some((l) => l.startsWith("Note: todo-continuation's plugin is in both"))).toBe(
+      false,
+    );
+    const user = await installOpenCode({ ...base, env, target: "user" });
+    const mod = (await import(pathToFileURL(user.pluginPath).href)) as Record<string, unknown>;
+    const plugin = mod.TodoContinuation as (input: unknown) => Promise<{ installedIn: string }>;
+    expect((await plugin({})).installedIn).toBe("user");
+    const note = lines.find((l) => l.startsWith("Note: todo-continuation's plugin is in both"));
+    expect(note).toContain(join(project, ".opencode", "plugins"));
+    expect(note).toContain("only the project's acts");
   });
 
   it("is idempotent and updates the file when the options change", async () => {

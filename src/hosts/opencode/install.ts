@@ -88,11 +88,20 @@ export function pluginSpecifier(
   return { specifier: pathToFileURL(entry).href, portable: false };
 }
 
+/**
+ * Ours in the user's and the project's plugin folder: the host loads both, and one copy acts
+ * (the project's; see copies.ts).
+ */
+export function twiceInstalled(host: PluginHost, folders: readonly string[]): string {
+  return `todo-continuation's plugin is in both ${folders.join(" and ")}: ${host.title} loads both, and only the project's acts (the other is loaded for nothing). Keep one.`;
+}
+
 /** The plugin file: imports our plugin and passes it the options chosen at install time. */
 export function pluginFileContent(
   specifier: string,
   options: OpenCodePluginOptions,
   host: PluginHost = pluginHost("opencode"),
+  target: OpenCodeInstallTarget = "project",
 ): string {
   return [
     pluginMarker(host),
@@ -102,7 +111,8 @@ export function pluginFileContent(
     "",
     `const options = ${JSON.stringify(options)};`,
     "",
-    "export const TodoContinuation = (input, extra) => plugin(input, { ...options, ...(extra ?? {}) });",
+    `// "${target}": the folder it is in. With ours in both, the project's copy acts.`,
+    `export const TodoContinuation = (input, extra) => plugin(input, { ...options, ...(extra ?? {}) }, ${JSON.stringify(target)});`,
     "",
   ].join("\n");
 }
@@ -131,7 +141,7 @@ export async function installOpenCode(
 ): Promise<OpenCodeInstallResult> {
   const pluginOptions = options.pluginOptions ?? {};
   parseOpenCodeOptions(pluginOptions);
-  const { project, out, configDir, host, marker } = defaults(options);
+  const { project, out, configDir, host, marker, env, target } = defaults(options);
   const pluginDir = join(configDir, "plugins");
   const pluginPath = join(pluginDir, OPENCODE_PLUGIN_FILE);
   const { specifier, portable } = pluginSpecifier(
@@ -139,7 +149,7 @@ export async function installOpenCode(
     project,
     options.packageRoot ?? packageRootOf(),
   );
-  const content = pluginFileContent(specifier, pluginOptions, host);
+  const content = pluginFileContent(specifier, pluginOptions, host, target);
   const existing = await readIfPresent(pluginPath);
   if (existing !== null && !existing.startsWith(marker)) {
     throw new Error(
@@ -162,6 +172,11 @@ export async function installOpenCode(
     for (const change of changes) out(change.charAt(0).toUpperCase() + change.slice(1));
   }
   out(`The plugin imports ${specifier}`);
+  const otherTarget = target === "user" ? "project" : "user";
+  const other = join(openCodeConfigDir(otherTarget, project, env, host), "plugins");
+  if ((await readIfPresent(join(other, OPENCODE_PLUGIN_FILE)))?.startsWith(marker)) {
+    out(`Note: ${twiceInstalled(host, [pluginDir, other])}`);
+  }
   if (!portable && options.target !== "user") {
     out(
       "Note: this path is on this machine only. Add todo-continuation to the project's " +

@@ -1,6 +1,7 @@
 import { createFileStore } from "../../store/file/file-store.js";
 import type { OpenCodeHooks, OpenCodePlugin, OpenCodePluginInput } from "./client.js";
 import { OpenCodeContinuation } from "./continuation.js";
+import { type CopyTarget, joinCopies } from "./copies.js";
 import {
   OpenCodeOptionsError,
   type OpenCodePluginOptions,
@@ -30,8 +31,12 @@ function checkInput(input: unknown): OpenCodePluginInput {
  * passes (from a `["<spec>", {options}]` entry of the config's `plugin` list),
  * so a generated plugin file can carry the options chosen at install time.
  */
-export function createOpenCodePlugin(defaults: OpenCodePluginOptions = {}): OpenCodePlugin {
-  return async (input, options) => {
+export function createOpenCodePlugin(
+  defaults: OpenCodePluginOptions = {},
+  host = "opencode",
+): OpenCodePlugin {
+  // `installedIn`: the third argument a plugin file written by `install` passes (see copies.ts).
+  return async (input, options, installedIn?: CopyTarget) => {
     if (options !== undefined && options !== null) parseOpenCodeOptions(options); // names a bad one
     const merged: OpenCodePluginOptions = { ...defaults, ...((options ?? {}) as object) };
     const settings = parseOpenCodeOptions(merged);
@@ -49,9 +54,14 @@ export function createOpenCodePlugin(defaults: OpenCodePluginOptions = {}): Open
         : {}),
     });
     await continuation.refreshProject();
+    const copy = joinCopies(host, typeof directory === "string" ? directory : "", installedIn);
     const hooks: OpenCodeHooks = {
-      event: async ({ event }) => continuation.handle(event),
-      dispose: () => continuation.dispose(),
+      // Ours loaded from two plugin folders: only one copy decides (see copies.ts).
+      event: async ({ event }) => (copy.acts() ? continuation.handle(event) : undefined),
+      dispose: () => {
+        copy.leave();
+        return continuation.dispose();
+      },
     };
     return hooks;
   };

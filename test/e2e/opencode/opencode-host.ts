@@ -114,6 +114,8 @@ export async function prepareProject(options: {
   pluginOptions?: OpenCodePluginOptions;
   /** Default: OpenCode. */
   host?: PluginHostProgram;
+  /** Also install ours for the user (`install <host> --user`) with these options over the project's. */
+  userPluginOptions?: OpenCodePluginOptions;
 }): Promise<OpenCodeProject> {
   const host = options.host ?? OPENCODE;
   const root = mkdtempSync(join(tmpdir(), `tc-e2e-${host.install}-`));
@@ -166,6 +168,17 @@ export async function prepareProject(options: {
     pluginOptions: { storeDir, ...options.pluginOptions },
     out: () => {},
   });
+  if (options.userPluginOptions !== undefined) {
+    await installOpenCode({
+      host: host.install,
+      target: "user",
+      projectDir: project,
+      packageRoot: REPO_ROOT,
+      env,
+      pluginOptions: { storeDir, ...options.pluginOptions, ...options.userPluginOptions },
+      out: () => {},
+    });
+  }
   const { pluginPackage } = host;
   const folders = PLUGIN_HOSTS[host.install];
   const seeded =

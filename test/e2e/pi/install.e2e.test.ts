@@ -2,6 +2,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Scope } from "../../../src/core/types.js";
+import { createFileStore } from "../../../src/store/file/index.js";
 import { BUILT_CLI } from "../support/built-cli.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import { textReply, toolCallReply } from "../support/openai-server.js";
@@ -94,6 +96,30 @@ describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
     const run = await world.print("Build it.");
     expect(run.code, run.stderr).toBe(0);
     assertContinued(world, run.stdout);
+  });
+
+  it("--project and --user both: pi loads ours once, one decision per stop", async () => {
+    const { bin, pathPrefix } = await setup();
+    world = await createPiWorld(bin, { extension: "settings", pathPrefix, args: [...host.trust] });
+    mkdirSync(join(world.workDir, "node_modules"));
+    symlinkSync(REPO_ROOT, join(world.workDir, "node_modules", "todo-continuation"));
+    install(world, ["--project"]);
+    install(world, ["--user"]);
+    script(world);
+    const run = await world.print("Build it.");
+    expect(run.code, run.stderr).toBe(0);
+    assertContinued(world, run.stdout);
+    // Two copies would each decide: the second stop's `no-incomplete-todos` twice, and a
+    // `stagnation` or a second nudge at the first.
+    const store = createFileStore({ root: world.storeDir });
+    try {
+      const [scope] = await store.listScopes();
+      expect(scope).toBeDefined();
+      const log = await store.readLog(scope as Scope);
+      expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "no-incomplete-todos"]);
+    } finally {
+      await store.close();
+    }
   });
 
   it.runIf(host.trust.length > 0)(

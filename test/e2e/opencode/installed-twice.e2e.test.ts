@@ -1,0 +1,4 @@
+import { installedTwiceSuite } from "./installed-twice-suite.js";
+import { OPENCODE } from "./opencode-host.js";
+
+installedTwiceSuite(OPENCODE);
