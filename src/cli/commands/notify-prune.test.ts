@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -145,6 +155,28 @@ describe("prune", () => {
     const back = await runCli(["--dir", dir, "prune", "--restore", archive]);
     expect(back.code, back.stderr).toBe(0);
     expect((await runCli(["--dir", dir, "list", "--json"])).stdout).toContain("sold");
+  });
+
+  it("also removes hook claim folders and nudge notes nothing touched for as long", async () => {
+    const dir = await seeded();
+    const old = new Date(Date.now() - 40 * DAY);
+    const claims = join(dir, "codex-events", "a".repeat(32));
+    const fresh = join(dir, "codex-events", "b".repeat(32));
+    mkdirSync(claims, { recursive: true });
+    mkdirSync(fresh, { recursive: true });
+    symlinkSync("user", join(claims, "Stop-0123"));
+    mkdirSync(join(dir, "copilot-nudges"));
+    const note = join(dir, "copilot-nudges", `${"c".repeat(64)}.sha256`);
+    writeFileSync(note, "x");
+    utimesSync(claims, old, old);
+    utimesSync(note, old, old);
+    const dry = await runCli(["--dir", dir, "prune", "--older-than", "30d", "--json"]);
+    expect(JSON.parse(dry.stdout).sideFiles).toEqual([claims, note]);
+    expect(existsSync(claims)).toBe(true);
+    const run = await runCli(["--dir", dir, "prune", "--older-than", "30d", "--delete", "--yes"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Removed 2 hook claim folder(s) and nudge note(s).");
+    expect([existsSync(claims), existsSync(note), existsSync(fresh)]).toEqual([false, false, true]);
   });
 
   it("a bad duration or state is an error naming it", async () => {

@@ -1,8 +1,9 @@
 import { resolve } from "node:path";
 import { DEFAULT_PRUNE_STATES } from "../../core/notify/stale.js";
 import { describeScope } from "../../core/scope/index.js";
+import { removeSideEntries, staleSideEntries } from "../../hosts/hook-kit/side-files.js";
 import { parseDuration, parseStates } from "../../store/prune/duration.js";
-import { applyPrune, type PruneAction, planPrune } from "../../store/prune/prune.js";
+import { applyPrune, isFileStore, type PruneAction, planPrune } from "../../store/prune/prune.js";
 import { restoreArchive } from "../../store/prune/restore.js";
 import type { CommandSpec } from "../command.js";
 import { CliError, UsageError } from "../errors.js";
@@ -28,6 +29,8 @@ export const pruneCommand: CommandSpec = {
     "nothing is touched. --archive moves a scope's files (file store) or exports its rows to a JSON",
     "file and deletes them in one transaction (PostgreSQL); --restore puts an archive back. --delete",
     "removes them. A scope in the middle of an episode, or whose lock is held, is never pruned.",
+    "With a file store it also removes the hook hosts' claim folders and nudge notes (beside the",
+    "store: <host>-events/, <host>-nudges/) of sessions nothing touched for as long.",
   ],
   options: {
     "older-than": {
@@ -81,6 +84,8 @@ export const pruneCommand: CommandSpec = {
     const now = Date.now();
     const criteria = { now, olderThanMs, states };
     const plan = await planPrune(store, criteria);
+    // The hook hosts' claims and nudge notes of sessions nothing touched for as long.
+    const side = isFileStore(store) ? staleSideEntries(store.root, now - olderThanMs) : [];
     const action: PruneAction | null =
       typeof v.archive === "string"
         ? { archive: resolve(ctx.io.cwd, v.archive) }
@@ -100,6 +105,7 @@ export const pruneCommand: CommandSpec = {
           })),
           openEpisodes: plan.openEpisodes.map((s) => s.key),
           unreadable: plan.unreadable.map((s) => s.key),
+          sideFiles: side,
         });
         return 0;
       }
@@ -115,7 +121,9 @@ export const pruneCommand: CommandSpec = {
         ctx.out(`Spared: ${plan.openEpisodes.length} scope(s) in an open episode.`);
       if (plan.unreadable.length > 0)
         ctx.out(`Spared: ${plan.unreadable.length} unreadable scope(s) (see \`doctor\`).`);
-      if (plan.candidates.length > 0) {
+      if (side.length > 0)
+        ctx.out(`And ${side.length} hook claim folder(s) and nudge note(s) of sessions as old.`);
+      if (plan.candidates.length > 0 || side.length > 0) {
         ctx.out(
           action === null
             ? "Add --archive <dir> --yes to move them aside, or --delete --yes to remove them."
@@ -125,10 +133,13 @@ export const pruneCommand: CommandSpec = {
       return 0;
     }
     const results = await applyPrune(store, plan, action, criteria);
+    // Removed whether scopes are archived or deleted: they name no list, only past events.
+    const sideDone = removeSideEntries(side);
     if (ctx.global.json) {
       ctx.json({
         dryRun: false,
         results: results.map((r) => ({ key: r.scope.key, ...r, scope: undefined })),
+        sideFilesRemoved: sideDone.removed,
       });
     } else {
       const count = (o: string) => results.filter((r) => r.outcome === o).length;
@@ -137,13 +148,16 @@ export const pruneCommand: CommandSpec = {
           ? `archived ${count("archived")} into ${action.archive}`
           : `deleted ${count("deleted")}`;
       ctx.out(`Pruned: ${done} of ${plan.candidates.length} scope(s).`);
+      if (side.length > 0)
+        ctx.out(`Removed ${sideDone.removed} hook claim folder(s) and nudge note(s).`);
+      for (const failure of sideDone.failed) ctx.err(`  failed: ${failure}`);
       for (const r of results) {
         if (r.outcome === "locked") ctx.out(`  left: ${r.scope.key} (its lock is held)`);
         else if (r.outcome === "kept") ctx.out(`  left: ${r.scope.key} (active again)`);
         else if (r.outcome === "failed") ctx.err(`  failed: ${r.scope.key}: ${r.error}`);
       }
     }
-    if (results.some((r) => r.outcome === "failed"))
+    if (results.some((r) => r.outcome === "failed") || sideDone.failed.length > 0)
       throw new CliError("some scopes could not be pruned (see above)");
     return 0;
   },

@@ -57,7 +57,8 @@ export interface PruneResult {
   error?: string;
 }
 
-function isFileStore(store: Store): store is FileStore {
+/** Whether `store` is the file store (its folder holds more than scopes: see `prune`). */
+export function isFileStore(store: Store): store is FileStore {
   return typeof (store as Partial<FileStore>).todoDir === "string";
 }
 
