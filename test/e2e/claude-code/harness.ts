@@ -72,7 +72,14 @@ function cliHasHook(): boolean {
  * command, which finds the Claude Code release on PATH and writes for it.
  */
 export function createProject(
-  options: { preset?: string; version?: string; settings?: string; config?: unknown } = {},
+  options: {
+    preset?: string;
+    version?: string;
+    settings?: string;
+    config?: unknown;
+    /** Also install ours for the user (`install claude-code --user`), beside the project's. */
+    alsoUser?: boolean;
+  } = {},
 ): Project {
   const version = options.version ?? CLAUDE_CODE_VERSION;
   const root = mkdtempSync(join(tmpdir(), "tc-claude-"));
@@ -102,17 +109,20 @@ export function createProject(
     ? [join(DIST, "cli", "main.js"), "install", "claude-code", "--project", "--project-dir", dir]
     : [bin, "install", "claude-code", "--project", "--project-dir", dir, "--entry", bin];
   if (options.preset !== undefined) args.push("--preset", options.preset);
-  const report = execFileSync(process.execPath, args, {
-    encoding: "utf8",
-    timeout: 60_000,
-    // The install's ledger goes to the run's own HOME, never the real one.
-    env: {
-      ...process.env,
-      HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, ".claude"),
-      PATH: `${dirname(claudeBin(version))}:${process.env.PATH ?? ""}`,
-    },
-  });
+  const install = (argv: string[]) =>
+    execFileSync(process.execPath, argv, {
+      encoding: "utf8",
+      timeout: 60_000,
+      // The install's ledger goes to the run's own HOME, never the real one.
+      env: {
+        ...process.env,
+        HOME: home,
+        CLAUDE_CONFIG_DIR: join(home, ".claude"),
+        PATH: `${dirname(claudeBin(version))}:${process.env.PATH ?? ""}`,
+      },
+    });
+  const report = install(args);
+  if (options.alsoUser === true) install(args.map((a) => (a === "--project" ? "--user" : a)));
   const hookCommand = /^Hook command: (.*)$/m.exec(report)?.[1];
   if (hookCommand === undefined) throw new Error(`install printed no hook command:\n${report}`);
   return {
@@ -337,12 +347,7 @@ export interface Suite {
   /** Starts the model server for this test with a script of replies or a responder. */
   serve(script: ScriptedReply[] | Responder): Promise<AnthropicServer>;
   /** A fresh project with our hooks installed. */
-  project(options?: {
-    preset?: string;
-    version?: string;
-    settings?: string;
-    config?: unknown;
-  }): Project;
+  project(options?: Parameters<typeof createProject>[0]): Project;
   trap(): Trap;
 }
 
