@@ -31,10 +31,7 @@ function checkInput(input: unknown): OpenCodePluginInput {
  * passes (from a `["<spec>", {options}]` entry of the config's `plugin` list),
  * so a generated plugin file can carry the options chosen at install time.
  */
-export function createOpenCodePlugin(
-  defaults: OpenCodePluginOptions = {},
-  host = "opencode",
-): OpenCodePlugin {
+export function createOpenCodePlugin(defaults: OpenCodePluginOptions = {}): OpenCodePlugin {
   // `installedIn`: the third argument a plugin file written by `install` passes (see copies.ts).
   return async (input, options, installedIn?: CopyTarget) => {
     if (options !== undefined && options !== null) parseOpenCodeOptions(options); // names a bad one
@@ -54,7 +51,12 @@ export function createOpenCodePlugin(
         : {}),
     });
     await continuation.refreshProject();
-    const copy = joinCopies(host, typeof directory === "string" ? directory : "", installedIn);
+    // Kilo runs this same plugin in a process of its own: one name serves both.
+    const copy = joinCopies(
+      "opencode",
+      typeof directory === "string" ? directory : "",
+      installedIn,
+    );
     const hooks: OpenCodeHooks = {
       // Ours loaded from two plugin folders: only one copy decides (see copies.ts).
       event: async ({ event }) => (copy.acts() ? continuation.handle(event) : undefined),
