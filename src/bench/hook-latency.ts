@@ -81,7 +81,8 @@ export function benchHookLatency(calls: number): HookLatencyRun {
   try {
     // The command each installer writes: the package's hook entry with the host's name.
     const main = join(DIST, "hook", "main.cjs");
-    const codex = [main, "hook", "codex", "--dir", join(dir, "codex")];
+    // Codex's names the config it is in (`--target`): each of its events makes a claim (claimCopy).
+    const codex = [main, "hook", "codex", "--dir", join(dir, "codex"), "--target", "project"];
     const claude = [main, "hook", "claude-code", "--dir", join(dir, "cc")];
     const gemini = [main, "hook", "gemini", "--dir", join(dir, "gemini")];
     const qwen = [main, "hook", "qwen", "--dir", join(dir, "qwen")];

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { homeOf, notWritable, readJson } from "../hook-kit/doctor-files.js";
-import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { type VersionGate, versionFinding } from "../hook-kit/doctor-version.js";
 import { detectVersion, type Version } from "../hook-kit/version.js";
 import { claudeConfigDir } from "./config-dir.js";
@@ -166,19 +166,16 @@ export const claudeCodeDoctor: DoctorCheck = async (ctx) => {
     findings.push(...(await commandFindings(install, ctx)));
   }
   // The Stop hook that waits least decides whether a project check fits in it.
-  const shortest = installs.reduce((a, b) =>
-    (a.stopTimeout ?? Number.POSITIVE_INFINITY) <= (b.stopTimeout ?? Number.POSITIVE_INFINITY)
-      ? a
-      : b,
+  const shortest = shortestStop(
+    installs.map((i) => ({
+      stopMs: i.stopTimeout === null ? null : i.stopTimeout * 1000,
+      target: i.target,
+    })),
   );
-  findings.push(
-    ...verifyFindings(
-      HOST,
-      ctx,
-      shortest.stopTimeout === null ? null : shortest.stopTimeout * 1000,
-      `todo-continuation install claude-code --${shortest.target}`,
-    ),
-  );
+  if (shortest !== null) {
+    const reinstall = `todo-continuation install claude-code --${shortest.target}`;
+    findings.push(...verifyFindings(HOST, ctx, shortest.stopMs, reinstall));
+  }
   const root = hookStoreRoot({ env: ctx.env, cwd: ctx.cwd });
   const problem = await notWritable(root);
   findings.push(

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { delimiter, isAbsolute, join, relative, sep } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
-import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import {
   CODEX_HOOK_TIMEOUT_SECONDS,
   installedCommand,
@@ -250,16 +250,15 @@ export function createCodexDoctor(options: CodexDoctorOptions = {}): DoctorCheck
         "todo-continuation install codex --user, and install codex --project (or keep one)";
       out.push({ host: HOST, check: "twice", ok, message, ...(ok ? {} : { fix }) });
     }
-    const first = configs.map((c) => ({ c, t: installedStopTimeout(c.text) }))[0];
-    if (first !== undefined) {
-      out.push(
-        ...verifyFindings(
-          HOST,
-          context,
-          first.t === null ? null : first.t * 1000,
-          `todo-continuation install codex --${first.c.label}`,
-        ),
-      );
+    const stop = shortestStop(
+      configs.map((c) => {
+        const seconds = installedStopTimeout(c.text);
+        return { stopMs: seconds === null ? null : seconds * 1000, label: c.label };
+      }),
+    );
+    if (stop !== null) {
+      const reinstall = `todo-continuation install codex --${stop.label}`;
+      out.push(...verifyFindings(HOST, context, stop.stopMs, reinstall));
     }
     if (configs.length > 0) {
       const cwd = canonical(context.cwd);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { homeOf, notInstalledFinding } from "../hook-kit/doctor-files.js";
-import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { versionFinding } from "../hook-kit/doctor-version.js";
 import { sqliteFallback } from "../hook-kit/sqlite-read.js";
 import { HOST_HOOK_LIMITS } from "../hook-kit/timeout.js";
@@ -73,10 +73,10 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
     findings.push(await hookStartsFinding(HOST, commandOf(file.text), file.path, fix, ctx));
   }
   // The project's config and check, against the shortest agentStop timeout installed (it cuts first).
-  const stops = files.map((f) => ({ ...f, ms: stopTimeoutMs(f.text) ?? COPILOT_DEFAULT_MS }));
-  const shortest = stops.reduce((a, b) => (b.ms < a.ms ? b : a));
-  const reinstall = `todo-continuation install copilot --${shortest.target}`;
-  findings.push(...verifyFindings(HOST, ctx, shortest.ms, reinstall));
+  const stops = files.map((f) => ({ ...f, stopMs: stopTimeoutMs(f.text) ?? COPILOT_DEFAULT_MS }));
+  const shortest = shortestStop(stops);
+  const reinstall = `todo-continuation install copilot --${shortest?.target ?? "project"}`;
+  if (shortest !== null) findings.push(...verifyFindings(HOST, ctx, shortest.stopMs, reinstall));
   // The package's own reader always reads it; SQLite itself is needed only for other formats.
   const fallback = sqliteFallback(ctx.env);
   say(

@@ -1,6 +1,6 @@
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
-import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
 import {
@@ -104,16 +104,14 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
       );
     }
   }
-  const first = installs.find((i) => i.error === null);
-  if (first !== undefined) {
-    findings.push(
-      ...verifyFindings(
-        HOST,
-        ctx,
-        installedAfterAgentTimeout(first.value),
-        `todo-continuation install gemini --${first.target}`,
-      ),
-    );
+  const stop = shortestStop(
+    installs
+      .filter((i) => i.error === null)
+      .map((i) => ({ stopMs: installedAfterAgentTimeout(i.value), target: i.target })),
+  );
+  if (stop !== null) {
+    const reinstall = `todo-continuation install gemini --${stop.target}`;
+    findings.push(...verifyFindings(HOST, ctx, stop.stopMs, reinstall));
   }
   const u = toolFactsOf(user.value);
   const p = toolFactsOf(project.value);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONFIG_FILE, findProjectConfig } from "../../config/load.js";
 import { trust } from "../../config/trust.js";
-import { projectConfigFindings, verifyFindings } from "./doctor-verify.js";
+import { projectConfigFindings, shortestStop, verifyFindings } from "./doctor-verify.js";
 
 /** How often the config file was looked for (doctor should read it once per host). */
 const reads = vi.hoisted(() => ({ count: 0 }));
@@ -113,5 +113,18 @@ describe("verifyFindings: one read of the config", () => {
     const found = verifyFindings("codex", ctx(), null, "install");
     expect(found.map((f) => f.check)).toEqual(["verify", "timeout", "watcher"]);
     expect(reads.count).toBe(1);
+  });
+});
+
+describe("shortestStop", () => {
+  it("takes the install that waits least; one with no timeout written waits longest", () => {
+    const a = { stopMs: 30_000, at: "a" };
+    const b = { stopMs: 5_000, at: "b" };
+    const none = { stopMs: null, at: "none" };
+    expect(shortestStop([a, b, none])?.at).toBe("b");
+    expect(shortestStop([none, a])?.at).toBe("a");
+    expect(shortestStop([none])?.at).toBe("none");
+    expect(shortestStop([a, { stopMs: 30_000, at: "tie" }])?.at).toBe("a");
+    expect(shortestStop([])).toBeNull();
   });
 });

@@ -35,6 +35,19 @@ export function verifyFindings(
   return out;
 }
 
+/**
+ * Of the installed Stop hooks (one per settings file that holds ours), the one that waits least:
+ * a project check must fit in it, whichever copy the host runs (hosts that run a command once
+ * do not say whose timeout they keep; Codex CLI runs both, and either may claim the stop). A
+ * hook with no timeout written (null) waits the host's default: the longest here.
+ */
+export function shortestStop<T extends { stopMs: number | null }>(
+  installs: readonly T[],
+): T | null {
+  const wait = (i: T) => i.stopMs ?? Number.POSITIVE_INFINITY;
+  return installs.reduce<T | null>((a, b) => (a === null || wait(b) < wait(a) ? b : a), null);
+}
+
 /** Whether the project's shared watcher runs (hooks ask it at a stop; the first verified stop starts it). */
 function watcherFinding(host: string, ctx: DoctorContext): DoctorFinding {
   if (ctx.env.TODO_CONTINUATION_VERIFY_WATCHER === "0") {

@@ -46,4 +46,27 @@ describe("doctor for Qwen Code", () => {
       "runs /gone/todo-continuation/dist/hook/main.cjs, which is not there",
     );
   });
+
+  it("checks the project's check against the shorter Stop timeout of two installs", async () => {
+    const cwd = join(root, "two", "project");
+    const home = join(root, "two", "home");
+    mkdirSync(cwd, { recursive: true });
+    mkdirSync(home, { recursive: true });
+    const ctx = { cwd, home, env: {} };
+    writeFileSync(
+      join(cwd, "todo-continuation.config.json"),
+      JSON.stringify({ verify: { command: "true", timeoutMs: 20_000 } }),
+    );
+    for (const target of ["project", "user"] as const) {
+      await installQwen({ projectDir: cwd, env: { HOME: home }, target, out: () => undefined });
+    }
+    expect((await qwenDoctor(ctx)).find((f) => f.check === "timeout")).toMatchObject({ ok: true });
+    // The user's Stop hook cut to 5 s (by hand): whichever copy Qwen keeps, the check may not fit.
+    const user = join(home, ".qwen", "settings.json");
+    const settings = JSON.parse(readFileSync(user, "utf8"));
+    settings.hooks.Stop[0].hooks[0].timeout = 5;
+    writeFileSync(user, JSON.stringify(settings));
+    const timeout = (await qwenDoctor(ctx)).find((f) => f.check === "timeout");
+    expect(timeout).toMatchObject({ ok: false, fix: "todo-continuation install qwen --user" });
+  });
 });

@@ -1,6 +1,6 @@
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
-import { verifyFindings } from "../hook-kit/doctor-verify.js";
+import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
 import { enablesTodoWrite, qwenSettingsPath } from "./install.js";
 import { QWEN } from "./protocol.js";
@@ -17,7 +17,7 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
   const say = (check: string, ok: boolean, message: string, fix: string) =>
     findings.push({ host: QWEN, check, ok, message, ...(ok ? {} : { fix }) });
   const values: unknown[] = [];
-  let stopMs: number | null | undefined;
+  const stops: { stopMs: number | null; target: "project" | "user" }[] = [];
   for (const target of ["project", "user"] as const) {
     const path = qwenSettingsPath(target, ctx.cwd, { ...ctx.env, HOME: ctx.home });
     const fix = `todo-continuation install qwen --${target}`;
@@ -42,10 +42,16 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
     findings.push(await hookStartsFinding(QWEN, command, path, fix, ctx));
     // Qwen reads a command hook's timeout in seconds, and 1000 or more in milliseconds.
     const timeout = qwenStopTimeout(file.value);
-    stopMs ??= timeout === null ? null : timeout >= 1000 ? timeout : timeout * 1000;
+    stops.push({
+      stopMs: timeout === null ? null : timeout >= 1000 ? timeout : timeout * 1000,
+      target,
+    });
   }
-  if (stopMs === undefined) return findings;
-  findings.push(...verifyFindings(QWEN, ctx, stopMs, "todo-continuation install qwen"));
+  const stop = shortestStop(stops);
+  if (stop === null) return findings;
+  findings.push(
+    ...verifyFindings(QWEN, ctx, stop.stopMs, `todo-continuation install qwen --${stop.target}`),
+  );
   const off = values.some((v) => (v as { disableAllHooks?: unknown })?.disableAllHooks === true);
   say(
     "enabled",
