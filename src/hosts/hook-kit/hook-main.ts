@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { hookBundlePath } from "./bundle-path.js";
 import { BUNDLED_HOOK_HOSTS } from "./bundled-hosts.js";
+import { fdBlocks } from "./fd-blocks.js";
 import { writeWhole } from "./fd-writer.js";
 import type { LocalRun } from "./hook-local.js";
 import { type AskOutcome, askServer } from "./server/server-client.js";
@@ -46,9 +47,15 @@ function askHere(folder: string, argv: readonly string[]): Asked {
   const serverDir = help ? null : serverFolder(env);
   const files = serverDir === null ? null : serverFiles(serverDir, folder, env);
   let outcome: AskOutcome = { kind: "here", why: "the hook server is off", start: false };
+  /** Whether stdout and stderr block, read while the server works (two reads of `/proc`). */
+  const blocking: (boolean | undefined)[] = [];
+  const whileWaiting = () => {
+    blocking[1] = fdBlocks(1);
+    blocking[2] = fdBlocks(2);
+  };
   if (files !== null) {
     try {
-      outcome = askServer(files, host, args, { env, cwd: process.cwd(), stdinFd: 0 });
+      outcome = askServer(files, host, args, { env, cwd: process.cwd(), stdinFd: 0, whileWaiting });
     } catch (error) {
       // Nothing was handed over (or stdin could not be read, which the hook reports itself).
       outcome = { kind: "here", why: String(error), start: false };
@@ -57,8 +64,9 @@ function askHere(folder: string, argv: readonly string[]): Asked {
   if (outcome.kind !== "answered") {
     return { kind: "local", run: { bundle, host, args, env, files, outcome } };
   }
-  const stdoutDone = writeWhole(1, outcome.stdout, () => process.stdout);
-  const stderrDone = writeWhole(2, outcome.stderr, () => process.stderr);
+  const blocks = (fd: number) => blocking[fd] ?? fdBlocks(fd);
+  const stdoutDone = writeWhole(1, outcome.stdout, () => process.stdout, blocks);
+  const stderrDone = writeWhole(2, outcome.stderr, () => process.stderr, blocks);
   // Everything is said and nothing else runs: the process ends here, without the teardown of
   // Node's heap and modules that a natural exit does (about half a millisecond of the hook).
   // Output still queued in a stream (a full pipe) waits for the natural exit.

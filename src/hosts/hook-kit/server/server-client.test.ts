@@ -5,6 +5,7 @@ import {
   constants,
   mkdtempSync,
   openSync,
+  readdirSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -131,8 +132,14 @@ describe("the question", () => {
       const fd = openSync(input, "r");
       const before = process.umask(0o022);
       try {
-        let outcome = askServer(files, "claude-code", [], { env: {}, cwd: "/", stdinFd: fd }, 2000);
+        // Work for after the answer runs once the question is handed over, not before.
+        const seen: string[][] = [];
+        const whileWaiting = () => void seen.push(readdirSync(runtime));
+        const io = { env: {}, cwd: "/", stdinFd: fd, whileWaiting };
+        let outcome = askServer(files, "claude-code", [], io, 2000);
         expect(outcome.kind).toBe("answered");
+        expect(seen).toHaveLength(1);
+        expect(seen[0]?.some((name) => /\.(q|c|u|a)\./.test(name))).toBe(true);
         expect(process.umask()).toBe(0o022);
         if (outcome.kind !== "answered") return;
         expect(JSON.parse(outcome.stdout)).toEqual({
@@ -140,7 +147,11 @@ describe("the question", () => {
           umask: 0o022,
           input: '{"hook_event_name":"Stop"}',
         });
-        outcome = askServer(files, "claude-code", [], { env: {}, cwd: "/", stdinFd: fd }, 2000);
+        // A head start that fails costs nothing: the answer is printed as ever.
+        const failing = () => {
+          throw new Error("no /proc");
+        };
+        outcome = askServer(files, "claude-code", [], { ...io, whileWaiting: failing }, 2000);
         expect(outcome.kind === "answered" && JSON.parse(outcome.stdout).input).toBe("");
       } finally {
         process.umask(before);
