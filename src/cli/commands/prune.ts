@@ -158,7 +158,7 @@ export const pruneCommand: CommandSpec = {
       }
     }
     if (results.some((r) => r.outcome === "failed") || sideDone.failed.length > 0)
-      throw new CliError("some scopes could not be pruned (see above)");
+      throw new CliError("some scopes or hook side files could not be pruned (see above)");
     return 0;
   },
 };
