@@ -11,7 +11,7 @@ import {
   toolUse,
   userTexts,
 } from "../support/anthropic-server.js";
-import { todoWrite } from "../support/claude-scripts.js";
+import { stopsEarlyTwice, todoWrite } from "../support/claude-scripts.js";
 import {
   onlySessionLog,
   readSession,
@@ -32,14 +32,7 @@ const suite = sdkSuite();
 
 describe("the Claude Agent SDK with todoContinuationHooks", () => {
   it("nudges a lazy stopper with open todos until its list is done", async () => {
-    const model = await suite.serve([
-      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
-      reply(text("I have started on the config.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
-      reply(text("Config parsing is done.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
-      reply(text("Both items are done.")),
-    ]);
+    const model = await suite.serve(stopsEarlyTwice());
     const project = suite.project();
     const lines: string[] = [];
     const run = await runSdk(project, sdkEnv(project, model, suite.trap()), "Do the work", {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reply, type ScriptedReply, text } from "../support/anthropic-server.js";
-import { todoWrite } from "../support/claude-scripts.js";
+import { stopsEarlyTwice, todoWrite } from "../support/claude-scripts.js";
 import {
   answersNudge,
   claudeSuite,
@@ -15,14 +15,7 @@ const suite = claudeSuite();
 
 describe("Claude Code with the todo-continuation hooks (TodoWrite)", () => {
   it("nudges an agent that stops early until its list is done", async () => {
-    const model = await suite.serve([
-      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
-      reply(text("I have started on the config.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
-      reply(text("Config parsing is done.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
-      reply(text("Both items are done.")),
-    ]);
+    const model = await suite.serve(stopsEarlyTwice());
     const project = suite.project();
     const run = await runClaude(project, model, suite.trap(), {
       prompt: "Do the work",

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reply, text } from "../support/anthropic-server.js";
-import { todoWrite } from "../support/claude-scripts.js";
+import { stopsEarlyTwice } from "../support/claude-scripts.js";
 import { claudeSuite, hookResponses, readSession, runClaude } from "./harness.js";
 
 const suite = claudeSuite();
@@ -15,14 +14,7 @@ const suite = claudeSuite();
  */
 describe("Claude Code with our hooks in both the project's and the user's settings", () => {
   it("runs ours once per event: one decision per stop", async () => {
-    const model = await suite.serve([
-      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
-      reply(text("I have started on the config.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
-      reply(text("Config parsing is done.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
-      reply(text("Both items are done.")),
-    ]);
+    const model = await suite.serve(stopsEarlyTwice());
     const project = suite.project({ alsoUser: true });
     for (const settings of [join(project.dir, ".claude"), join(project.home, ".claude")]) {
       const { hooks } = JSON.parse(readFileSync(join(settings, "settings.json"), "utf8")) as {

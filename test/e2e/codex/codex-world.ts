@@ -20,6 +20,7 @@ import {
   type ResponsesScript,
   type ResponsesServer,
   startResponsesServer,
+  textReply,
 } from "../support/responses-server.js";
 import { startTrap } from "../support/trap.js";
 import { type AppServer, openAppServer } from "./app-server.js";
@@ -35,6 +36,16 @@ export const plan = (...statuses: string[]) =>
   callReply("update_plan", {
     plan: statuses.map((status, i) => ({ step: `step ${i + 1}`, status })),
   });
+
+/** A model that stops early twice with steps open and finishes the plan after the nudges. */
+export const STOPS_EARLY_TWICE = [
+  plan("in_progress", "pending"),
+  textReply("I'll stop here for now."),
+  plan("completed", "in_progress"),
+  textReply("Step 1 is done."),
+  plan("completed", "completed"),
+  textReply("All done."),
+];
 
 export function codexBin(): string {
   return hostBin(ensureHost("@openai/codex", CODEX_VERSION), "codex");

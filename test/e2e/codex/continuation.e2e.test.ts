@@ -9,7 +9,14 @@ import {
   type ScriptedResponse,
   textReply,
 } from "../support/responses-server.js";
-import { type CodexWorld, codexWorld, killCodex, listOf, plan } from "./codex-world.js";
+import {
+  type CodexWorld,
+  codexWorld,
+  killCodex,
+  listOf,
+  plan,
+  STOPS_EARLY_TWICE,
+} from "./codex-world.js";
 
 /**
  * The real Codex CLI (pinned, see codex-world.ts) with our hooks installed by
@@ -43,14 +50,7 @@ function nudgesSeen(w: CodexWorld): string[] {
 
 describe("Codex CLI end to end", () => {
   it("nudges an early stop with open items until the plan is done, then stays silent", async () => {
-    const replies = [
-      plan("in_progress", "pending"),
-      textReply("I'll stop here for now."),
-      plan("completed", "in_progress"),
-      textReply("Step 1 is done."),
-      plan("completed", "completed"),
-      textReply("All done."),
-    ];
+    const replies = STOPS_EARLY_TWICE;
     const w = await world((_r, i) => replies[i] ?? textReply("extra"));
     const run = await w.exec("Write the two steps.");
     expect(run.code).toBe(0);

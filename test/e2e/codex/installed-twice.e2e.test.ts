@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodexDoctor } from "../../../src/hosts/codex/doctor.js";
 import { textReply } from "../support/responses-server.js";
-import { type CodexWorld, codexWorld, killCodex, plan } from "./codex-world.js";
+import { type CodexWorld, codexWorld, killCodex, STOPS_EARLY_TWICE } from "./codex-world.js";
 
 const worlds: CodexWorld[] = [];
 afterEach(async () => {
@@ -19,14 +19,7 @@ afterEach(async () => {
  */
 describe("Codex CLI with our hooks in both the project's and the user's config", () => {
   it("runs both; each event is decided once; install and doctor say so", async () => {
-    const replies = [
-      plan("in_progress", "pending"),
-      textReply("I'll stop here for now."),
-      plan("completed", "in_progress"),
-      textReply("Step 1 is done."),
-      plan("completed", "completed"),
-      textReply("All done."),
-    ];
+    const replies = STOPS_EARLY_TWICE;
     const w = await codexWorld((_r, i) => replies[i] ?? textReply("extra"));
     worlds.push(w);
     expect(w.cli("install", "codex", "--user")).toContain("Codex runs both for every event");

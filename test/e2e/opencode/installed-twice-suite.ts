@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  messageText,
-  type OpenAiServer,
-  textReply,
-  toolCallReply,
-} from "../support/openai-server.js";
+import { messageText, type OpenAiServer } from "../support/openai-server.js";
 import {
   type OpenCodeProject,
   type OpenCodeServer,
@@ -12,6 +7,7 @@ import {
   prepareProject,
   startOpenCode,
   startTitledModel,
+  stopsEarlyTwice,
   waitForDecision,
 } from "./opencode-host.js";
 
@@ -47,16 +43,7 @@ export function installedTwiceSuite(host: PluginHostProgram): void {
 
   describe(`${host.title} with our plugin in both the user's and the project's folder`, () => {
     it("decides each idle once, with the project's copy", async () => {
-      const todo = (content: string, status: string) => ({ content, status, priority: "high" });
-      const write = (...todos: ReturnType<typeof todo>[]) => toolCallReply("todowrite", { todos });
-      model.script([
-        write(todo("write the parser", "in_progress"), todo("add tests", "pending")),
-        textReply("Stopping here for now."),
-        write(todo("write the parser", "completed"), todo("add tests", "in_progress")),
-        textReply("The parser is done."),
-        write(todo("write the parser", "completed"), todo("add tests", "completed")),
-        textReply("Everything is done."),
-      ]);
+      model.script(stopsEarlyTwice());
       const session = await opencode.createSession();
       await opencode.prompt(session, "Build the parser and its tests.");
       const log = await waitForDecision(project, opencode, session, "skip:no-incomplete-todos");

@@ -20,9 +20,24 @@ import {
   type OpenAiServer,
   startOpenAiServer,
   textReply,
+  toolCallReply,
 } from "../support/openai-server.js";
 
 export const OPENCODE_VERSION = "1.18.33";
+
+/** A model that stops early twice with items open and finishes its list after the nudges. */
+export function stopsEarlyTwice() {
+  const todo = (content: string, status: string) => ({ content, status, priority: "high" });
+  const write = (...todos: ReturnType<typeof todo>[]) => toolCallReply("todowrite", { todos });
+  return [
+    write(todo("write the parser", "in_progress"), todo("add tests", "pending")),
+    textReply("Stopping here for now."),
+    write(todo("write the parser", "completed"), todo("add tests", "in_progress")),
+    textReply("The parser is done."),
+    write(todo("write the parser", "completed"), todo("add tests", "completed")),
+    textReply("Everything is done."),
+  ];
+}
 
 /** What differs between OpenCode and its forks, for running one offline. */
 export interface PluginHostProgram {

@@ -21,6 +21,7 @@ import {
   type PluginHostProgram,
   prepareProject,
   startOpenCode,
+  stopsEarlyTwice,
   summary,
   waitFor,
   waitForDecision as waitForDecisionOf,
@@ -102,14 +103,7 @@ export function pluginHostSuite(host: PluginHostProgram): void {
 
   describe(`OpenCode plugin against the real ${host.title}`, () => {
     it("nudges an agent that stops early until its list is done", async () => {
-      model.script([
-        write(todo("write the parser", "in_progress"), todo("add tests", "pending")),
-        textReply("Stopping here for now."),
-        write(todo("write the parser", "completed"), todo("add tests", "in_progress")),
-        textReply("The parser is done."),
-        write(todo("write the parser", "completed"), todo("add tests", "completed")),
-        textReply("Everything is done."),
-      ]);
+      model.script(stopsEarlyTwice());
       const session = await opencode.createSession();
       await opencode.prompt(session, "Build the parser and its tests.");
       const log = await waitForDecision(session, "skip:no-incomplete-todos");

@@ -7,6 +7,7 @@ import {
   readSession,
   resultOf,
   runQwen,
+  stopsEarlyTwice,
   todoWrite,
 } from "./harness.js";
 
@@ -14,14 +15,7 @@ const suite = qwenSuite();
 
 describe("Qwen Code with the todo-continuation hooks", () => {
   it("nudges an agent that stops early until its list is done", async () => {
-    const model = await suite.serve([
-      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
-      textReply("I have started on the config."),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
-      textReply("Config parsing is done."),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
-      textReply("Both items are done."),
-    ]);
+    const model = await suite.serve(stopsEarlyTwice());
     const project = suite.project();
     const run = await runQwen(project, model, suite.trap(), { prompt: "Do the work" });
     expect(run.code, run.stderr).toBe(0);

@@ -15,6 +15,7 @@ import {
   type OpenAiServer,
   type Script,
   startOpenAiServer,
+  textReply,
   toolCallReply,
 } from "../support/openai-server.js";
 import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
@@ -41,6 +42,16 @@ export const todoWrite = (...items: [string, Status][]) =>
   toolCallReply("todo_write", {
     todos: items.map(([content, status], i) => ({ id: String(i + 1), content, status })),
   });
+
+/** A model that stops early twice with items open and finishes both after the nudges. */
+export const stopsEarlyTwice = () => [
+  todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
+  textReply("I have started on the config."),
+  todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
+  textReply("Config parsing is done."),
+  todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
+  textReply("Both items are done."),
+];
 
 export interface Project {
   root: string;

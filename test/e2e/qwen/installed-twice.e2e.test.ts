@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { textReply } from "../support/openai-server.js";
-import { answersNudge, cli, qwenSuite, readSession, runQwen, todoWrite } from "./harness.js";
+import { answersNudge, cli, qwenSuite, readSession, runQwen, stopsEarlyTwice } from "./harness.js";
 
 const suite = qwenSuite();
 
@@ -11,14 +10,7 @@ const suite = qwenSuite();
  */
 describe("Qwen Code with our hooks in both the project's and the user's settings", () => {
   it("runs ours once per event: one decision per stop", async () => {
-    const model = await suite.serve([
-      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
-      textReply("I have started on the config."),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
-      textReply("Config parsing is done."),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
-      textReply("Both items are done."),
-    ]);
+    const model = await suite.serve(stopsEarlyTwice());
     const project = suite.project();
     cli(project, ["install", "qwen", "--user"]);
     const run = await runQwen(project, model, suite.trap(), { prompt: "Do the work" });

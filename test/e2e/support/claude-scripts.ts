@@ -23,6 +23,19 @@ export const todoWrite = (...items: [string, TodoStatus][]) =>
     }),
   );
 
+/**
+ * A model that stops early twice, each time with an item open, and finishes both items after the
+ * nudges: what an integration that works answers with two nudges and a stop allowed.
+ */
+export const stopsEarlyTwice = (): ScriptedReply[] => [
+  todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
+  reply(text("I have started on the config.")),
+  todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
+  reply(text("Config parsing is done.")),
+  todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
+  reply(text("Both items are done.")),
+];
+
 /** The task a parent hands its helper subagent; every request of the helper's carries it. */
 export const HELPER_TASK = "HELPER: survey the logs";
 
