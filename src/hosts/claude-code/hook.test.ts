@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
+import { resolveScope } from "../../core/scope/scope.js";
+import type { Scope } from "../../core/types.js";
+import { createFileStore } from "../../store/file/index.js";
 import type { HookIo } from "../hook-kit/process.js";
 import { parseHookArgs, runClaudeCodeHook } from "./hook.js";
 
@@ -76,6 +79,47 @@ describe("todo-continuation hook claude-code", () => {
     expect(readFileSync(join(dir, ".claude", "todo-continuation", ".gitignore"), "utf8")).toMatch(
       /^\*$/m,
     );
+  });
+
+  it("with two commands of ours for one event (two package copies), one decides each stop", async () => {
+    const dir = project();
+    // Claude Code runs both commands, side by side, with one payload; the two differ (here in
+    // their arguments; two copies of the package differ in their path).
+    const both = async (event: Record<string, unknown>, first: string[], second: string[]) => [
+      await send(dir, event, first),
+      await send(dir, event, second),
+    ];
+    const global = ["claude-code", "--target", "user"];
+    const local = ["claude-code"];
+    await both(
+      {
+        hook_event_name: "PostToolUse",
+        tool_name: "TodoWrite",
+        tool_use_id: "t1",
+        tool_input: { todos: [{ content: "A", status: "pending", activeForm: "A" }] },
+        tool_response: {},
+      },
+      local,
+      global,
+    );
+    const stop = { hook_event_name: "Stop", last_assistant_message: "Later." };
+    const [a, b] = await both(stop, global, local);
+    expect(JSON.parse(a?.stdout ?? "")).toMatchObject({ decision: "block" });
+    expect(b?.stdout).toBe("");
+    expect(b?.stderr).toContain("handled by another installed copy of this hook");
+    // The nudge answered with the same words: the next stop, decided once again.
+    const [c, d] = await both({ ...stop, stop_hook_active: true }, local, global);
+    expect(c?.stderr).not.toContain("another installed copy");
+    expect(d?.stderr).toContain("another installed copy");
+    const store = createFileStore({ root: join(dir, ".claude", "todo-continuation") });
+    try {
+      const scope = resolveScope({ kind: "session", host: "claude-code", sessionId: SESSION });
+      const log = await store.readLog(scope as Scope);
+      // Decided twice each, the second stop would be `stagnation` after an `inject` twice over.
+      expect(log.map((e) => e.reason ?? e.action)).toEqual(["inject", "stagnation"]);
+    } finally {
+      await store.close();
+    }
   });
 
   it("passes the preset through", async () => {

@@ -39,6 +39,9 @@ export const CLAUDE_CODE_HOOK: HookMainSpec<HookEvent> = {
   cwdOf: (event) => (event.kind === "other" ? null : event.cwd),
   storeRoot: ({ dir, env, cwd }) => hookStoreRoot({ dir, env, cwd }),
   projectDir: ({ env, cwd }) => projectDir(env, cwd),
+  // Two copies of the package (a global one and the project's) write two commands, both run.
+  eventOf: (event) =>
+    event.kind === "other" ? null : { sessionId: event.sessionId, name: event.kind },
   handle: (event, context) => handleHookEvent(event, context),
 };
 

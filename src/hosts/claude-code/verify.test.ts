@@ -146,8 +146,10 @@ describe("Claude Code hook with a project verify", () => {
     // With --preset default given to the hook, the file's omo no longer applies.
     await prompt();
     await todos("completed", "pending");
+    // (Other words than the stops before: the same input from another command a moment after
+    // is that command's twin, which leaves the event to the first.)
     const withFlag = await send(
-      { hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Done." },
+      { hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Done now." },
       ["claude-code", "--preset", "default"],
     );
     expect(JSON.parse(withFlag.stdout).reason).not.toContain("[Status:");

@@ -100,7 +100,9 @@ describe("runCodexHook", () => {
     const [a, b] = await both(stop, "project");
     expect(JSON.parse(a?.stdout ?? "")).toMatchObject({ decision: "block" });
     expect(b?.stdout).toBe("");
-    expect(b?.stderr).toContain("handled by the copy of this hook in the project's settings");
+    expect(b?.stderr).toContain(
+      "handled by another installed copy of this hook (this one is in the user's settings)",
+    );
     // The next stop of the turn (the nudge answered with the same words): decided again, once.
     const again = event({
       hook_event_name: "Stop",
@@ -108,8 +110,10 @@ describe("runCodexHook", () => {
       stop_hook_active: true,
     });
     const [c, d] = await both(again, "user");
-    expect(c?.stderr).not.toContain("handled by the copy");
-    expect(d?.stderr).toContain("handled by the copy of this hook in the user's settings");
+    expect(c?.stderr).not.toContain("handled by another");
+    expect(d?.stderr).toContain(
+      "handled by another installed copy of this hook (this one is in the project's settings)",
+    );
     // One decision per stop: the second (no progress since the nudge) lets the agent go.
     expect(await decisions(project, "s-2")).toEqual(["inject", "stagnation"]);
   });
@@ -133,7 +137,7 @@ describe("runCodexHook", () => {
     await runCodexHook(["--target", "project"], first.io);
     await runCodexHook(["--target", "project"], second.io);
     expect(first.out.stdout).toContain("block");
-    expect(second.out.stderr).not.toContain("handled by the copy");
+    expect(second.out.stderr).not.toContain("handled by another");
     expect(await decisions(project, "s-3")).toEqual(["inject", "stagnation"]);
   });
 

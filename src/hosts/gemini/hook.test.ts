@@ -76,6 +76,31 @@ describe("runGeminiHook", () => {
     expect(JSON.parse(stop.stdout)).toMatchObject({ decision: "block" });
   });
 
+  it("with two commands of ours for one event (two package copies), one answers it", async () => {
+    const store = join(temp("gem-hook-twice-"), "store");
+    const global = ["--dir", store, "--target", "user"];
+    const local = ["--dir", store];
+    const children = { TODO_CONTINUATION_GEMINI_CHILDREN: temp("gem-hook-c-") };
+    const twice = async (input: string) => [
+      await hook(local, input, children),
+      await hook(global, input, children),
+    ];
+    await twice(
+      event({
+        hook_event_name: "AfterTool",
+        tool_name: "write_todos",
+        tool_input: { todos: [{ description: "a", status: "pending" }] },
+      }),
+    );
+    const [a, b] = await twice(
+      event({ hook_event_name: "AfterAgent", prompt: "p", prompt_response: "Bye." }),
+    );
+    expect(JSON.parse(a?.stdout ?? "")).toMatchObject({ decision: "block" });
+    // Gemini reads JSON from every hook: the twin says nothing in it.
+    expect(b?.stdout).toBe("{}\n");
+    expect(b?.stderr).toContain("handled by another installed copy of this hook");
+  });
+
   it("opens no store for events that do not need one", async () => {
     const other = await hook(
       [],

@@ -8,7 +8,7 @@ import {
   parseHookArgs,
 } from "../hook-kit/process.js";
 import { defaultChildRoot, fileChildRuns } from "./children.js";
-import { handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
+import { ALLOW, handleGeminiHookEvent, handleStorelessEvent } from "./handler.js";
 import { type GeminiHookEvent, type KnownGeminiEvent, parseGeminiHookInput } from "./payload.js";
 import { geminiProjectDir, geminiStoreRoot } from "./store-location.js";
 
@@ -48,6 +48,10 @@ export const GEMINI_HOOK: HookMainSpec<GeminiHookEvent> = {
   cwdOf: (event) => (event.kind === "other" ? null : event.cwd),
   storeRoot: ({ dir, env, cwd }) => geminiStoreRoot({ dir, env, cwd }),
   projectDir: ({ env, cwd }) => geminiProjectDir(env, cwd),
+  // Two copies of the package (a global one and the project's) write two commands, both run.
+  eventOf: (event) =>
+    event.kind === "other" ? null : { sessionId: event.sessionId, name: event.kind },
+  emptyStdout: ALLOW,
   handle: (event, context) =>
     // `storeless` answered every other event.
     handleGeminiHookEvent(event as KnownGeminiEvent, {

@@ -1,9 +1,17 @@
-import { lstatSync, lutimesSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  lutimesSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { claimCopy, type InstallTarget } from "./event-claim.js";
+import { claimCopy, copyIdentity, type InstallTarget, packageCopy } from "./event-claim.js";
 
 const folders: string[] = [];
 afterAll(() => {
@@ -66,6 +74,25 @@ describe("claimCopy", () => {
     expect(claims(dir)).not.toContain(first);
   });
 
+  it("takes another command's claim older than a twin's for stale, and handles the event", () => {
+    const dir = storeDir();
+    expect(claimCopy(dir, "claude-code", "s", "Stop", "{}", "old-command")).toBe(true);
+    const session = readdirSync(join(dir, "claude-code-events"))[0] as string;
+    const claim = join(
+      dir,
+      "claude-code-events",
+      session,
+      readdirSync(join(dir, "claude-code-events", session))[0] as string,
+    );
+    // A moment later it is a twin's claim; 31 seconds later, a command's no longer beside this one.
+    const old = new Date(Date.now() - 31_000);
+    lutimesSync(claim, old, old);
+    expect(claimCopy(dir, "claude-code", "s", "Stop", "{}", "new-command")).toBe(true);
+    expect(readlinkSync(claim)).toBe("new-command");
+    // Now its own: a twin of it a moment later does nothing.
+    expect(claimCopy(dir, "claude-code", "s", "Stop", "{}", "old-command")).toBe(false);
+  });
+
   it("handles the event when no claim can be made (a store folder it cannot write)", () => {
     const dir = storeDir();
     const file = join(dir, "file");
@@ -100,5 +127,43 @@ describe("claimCopy", () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("lets one of two package copies' commands handle each event, whichever runs first", () => {
+    const dir = storeDir();
+    const global = copyIdentity(["hook", "claude-code"], "file:///usr/lib/node_modules/tc/dist/");
+    const local = copyIdentity(["hook", "claude-code"], "file:///work/app/node_modules/tc/dist/");
+    expect(global).not.toBe(local);
+    for (const [first, second] of [
+      [global, local],
+      [local, global],
+      [global, local],
+    ] as const) {
+      expect(claimCopy(dir, "claude-code", "s", "Stop", '{"stop":1}', first)).toBe(true);
+      expect(claimCopy(dir, "claude-code", "s", "Stop", '{"stop":1}', second)).toBe(false);
+    }
+  });
+});
+
+describe("copyIdentity", () => {
+  it("names a command by its package copy and its arguments, the same each time", () => {
+    const copy = "file:///p/dist/";
+    expect(copyIdentity(["hook", "codex"], copy)).toBe(copyIdentity(["hook", "codex"], copy));
+    expect(copyIdentity(["hook", "codex"], copy)).toMatch(/^[0-9a-f]{32}$/);
+    const others = [
+      copyIdentity(["hook", "codex", "--target", "user"], copy),
+      copyIdentity(["hook", "codex", "--target", "project"], copy),
+      copyIdentity(["hook", "codex"], "file:///q/dist/"),
+      // Arguments are not run together: ["a b"] is not ["a", "b"].
+      copyIdentity(["hook codex"], copy),
+    ];
+    expect(new Set([copyIdentity(["hook", "codex"], copy), ...others]).size).toBe(5);
+  });
+
+  it("takes this package's build folder from the code that runs, bundled or not", () => {
+    // Run from the sources here (no dist/ in the path): the module's own address stands in.
+    const copy = packageCopy();
+    expect(copy.startsWith("file://")).toBe(true);
+    expect(copy.endsWith("/dist/") || copy.endsWith("event-claim.ts")).toBe(true);
   });
 });

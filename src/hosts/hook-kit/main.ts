@@ -1,5 +1,5 @@
 import type { PresetName, Store } from "../../core/types.js";
-import { claimCopy, type InstallTarget } from "./event-claim.js";
+import { claimCopy, copyIdentity, type InstallTarget } from "./event-claim.js";
 import {
   type HookArgs,
   type HookIo,
@@ -73,11 +73,14 @@ export interface HookMainSpec<E> {
   ignoresStore?: (place: HookPlace) => boolean;
   handle: (event: E, context: HookContext) => Promise<HookReply>;
   /**
-   * The session and name of an event, for a host that runs ours from its user and its project
-   * settings at once when both hold it: with `--target`, one copy handles each event
-   * (`claimCopy`). Null for an event no claim is needed for.
+   * The session and name of an event, for a host that runs every hook command it is given for
+   * an event, side by side, with one payload: ours in its user's and its project's settings, or
+   * two copies of the package, then answer each event once (`claimCopy`). Null for an event no
+   * claim is needed for.
    */
   eventOf?: (event: E) => { sessionId: string; name: string } | null;
+  /** What stdout says when the hook has nothing to say (default: nothing; Gemini CLI wants `{}`). */
+  emptyStdout?: string;
 }
 
 /** Nothing to say: the host carries on. */
@@ -95,13 +98,13 @@ export function lastHookEvent(): string | null {
   return lastEvent;
 }
 
-/** What the copy whose twin handled the event says (its twin is in the other settings). */
-function copyDone(event: string, target: InstallTarget): HookReply {
-  const other = target === "user" ? "project's" : "user's";
+/** What a run whose twin (another installed command of ours) handled the event says. */
+function copyDone(event: string, target: InstallTarget | undefined, stdout = ""): HookReply {
+  const where = target === undefined ? "" : ` (this one is in the ${target}'s settings)`;
   return {
-    stdout: "",
+    stdout,
     stderr: [
-      `todo-continuation: this ${event} was handled by the copy of this hook in the ${other} settings (installed in both); nothing done`,
+      `todo-continuation: this ${event} was handled by another installed copy of this hook${where}; nothing done`,
     ],
   };
 }
@@ -149,14 +152,12 @@ export async function runHookMain<E>(
       root,
       ...((spec.ignoresStore?.(place) ?? true) ? { project } : {}),
     });
-    const target = args.target;
-    const twin = target === undefined ? null : (spec.eventOf?.(event) ?? null);
+    const twin = spec.eventOf?.(event) ?? null;
     const byTwin =
       twin !== null &&
-      target !== undefined &&
-      !claimCopy(root, spec.host, twin.sessionId, twin.name, input, target);
+      !claimCopy(root, spec.host, twin.sessionId, twin.name, input, copyIdentity(argv));
     reply = byTwin
-      ? copyDone(twin.name, target)
+      ? copyDone(twin.name, args.target, spec.emptyStdout)
       : await spec.handle(event, {
           store,
           project: lazyHookProject({

@@ -17,6 +17,7 @@ import { ContinuationRuntime, type RuntimeOptions } from "../../runtime/index.js
 import { createFileStore } from "../../store/file/file-store.js";
 import { resolveStoreRoot } from "../../store/root.js";
 import { PiContinuation } from "./continuation.js";
+import { actingCopy } from "./copies.js";
 import { promptSnippet } from "./messages.js";
 import type { PiContext, PiExtensionApi, PiToolDefinition } from "./pi-api.js";
 import { isSubagent, markParent } from "./subagent.js";
@@ -105,6 +106,11 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
     // Given explicitly (option or environment): wins over the project config's.
     const preset = options.preset ?? envChoice(env, PRESET_ENV, PRESET_NAMES);
     const subagent = options.subagent ?? isSubagent(env);
+    // Another copy of this package in the same load acts (see copies.ts): registering the tools
+    // again would make pi refuse to start. (After what can throw: a copy that fails to load
+    // must not have answered for its load.)
+    const copy = actingCopy(pi);
+    if (copy === null) return;
     const ownStore = options.store === undefined;
     const store =
       options.store ?? createFileStore(options.dir !== undefined ? { root: options.dir } : {});
@@ -256,6 +262,8 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: PiExte
       }
     });
     pi.on("session_shutdown", async () => {
+      // A reload loads the extensions again: the new copy of this one must act.
+      copy.leave();
       continuation.providerErrorFinal();
       await continuation.settle();
       if (ownStore) await store.close();

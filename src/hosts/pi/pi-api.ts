@@ -116,4 +116,11 @@ export interface PiExtensionApi {
     message: { customType: string; content: string; display: boolean; details?: unknown },
     options?: PiSendOptions,
   ): void;
+  /** The bus the extensions of one load share (0.73 and 1.x); handlers are called in `emit`. */
+  events?: {
+    emit(channel: string, data: unknown): void;
+    on(channel: string, handler: (data: unknown) => unknown): unknown;
+  };
+  /** A flag's value; throws once pi replaced this extension's load (a reload, a new session). */
+  getFlag?(name: string): unknown;
 }

@@ -77,8 +77,11 @@ export function createProject(
     version?: string;
     settings?: string;
     config?: unknown;
-    /** Also install ours for the user (`install claude-code --user`), beside the project's. */
-    alsoUser?: boolean;
+    /**
+     * Also install ours for the user (`install claude-code --user`), beside the project's: from
+     * this copy of the package, or from the copy whose CLI this names (a global install's).
+     */
+    alsoUser?: boolean | string;
   } = {},
 ): Project {
   const version = options.version ?? CLAUDE_CODE_VERSION;
@@ -122,7 +125,11 @@ export function createProject(
       },
     });
   const report = install(args);
-  if (options.alsoUser === true) install(args.map((a) => (a === "--project" ? "--user" : a)));
+  if (options.alsoUser !== undefined && options.alsoUser !== false) {
+    const user = args.map((a) => (a === "--project" ? "--user" : a));
+    if (typeof options.alsoUser === "string") user[0] = options.alsoUser;
+    install(user);
+  }
   const hookCommand = /^Hook command: (.*)$/m.exec(report)?.[1];
   if (hookCommand === undefined) throw new Error(`install printed no hook command:\n${report}`);
   return {

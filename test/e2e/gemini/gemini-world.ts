@@ -122,8 +122,14 @@ function baseEnv(project: GeminiProject): Record<string, string> {
 }
 
 /** Our own CLI, as a user runs it. */
-export function ourCli(project: GeminiProject, args: string[], input?: string): Promise<Run> {
-  return run(process.execPath, [CLI, ...args], {
+export function ourCli(
+  project: GeminiProject,
+  args: string[],
+  input?: string,
+  /** Another copy of the package's CLI (a global install's). */
+  cli: string = CLI,
+): Promise<Run> {
+  return run(process.execPath, [cli, ...args], {
     cwd: project.dir,
     env: baseEnv(project),
     ...(input !== undefined ? { input } : {}),

@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Scope } from "../../../src/core/types.js";
@@ -7,6 +16,7 @@ import { createFileStore } from "../../../src/store/file/index.js";
 import { BUILT_CLI } from "../support/built-cli.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import { textReply, toolCallReply } from "../support/openai-server.js";
+import { packageCopy } from "../support/package-copy.js";
 import {
   createPiWorld,
   lastUserMessage,
@@ -38,8 +48,9 @@ afterEach(async () => {
   world = null;
 });
 
-function install(world: PiWorld, args: string[]): string {
-  return execFileSync(process.execPath, [BUILT_CLI, "install", "pi", ...args], {
+/** `install pi` from the package under test, or from another copy's CLI (a global install's). */
+function install(world: PiWorld, args: string[], cli: string = BUILT_CLI): string {
+  return execFileSync(process.execPath, [cli, "install", "pi", ...args], {
     cwd: world.workDir,
     env: { ...world.env, PATH: process.env.PATH ?? "" },
     encoding: "utf8",
@@ -98,20 +109,30 @@ describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
     assertContinued(world, run.stdout);
   });
 
-  it("--project and --user both: pi loads ours once, one decision per stop", async () => {
+  /** A world whose project has the package in its node_modules and ours in `.pi/settings.json`. */
+  const projectWorld = async (args: string[] = []): Promise<PiWorld> => {
     const { bin, pathPrefix } = await setup();
-    world = await createPiWorld(bin, { extension: "settings", pathPrefix, args: [...host.trust] });
-    mkdirSync(join(world.workDir, "node_modules"));
-    symlinkSync(REPO_ROOT, join(world.workDir, "node_modules", "todo-continuation"));
-    install(world, ["--project"]);
-    install(world, ["--user"]);
-    script(world);
-    const run = await world.print("Build it.");
+    const w = await createPiWorld(bin, {
+      extension: "settings",
+      pathPrefix,
+      args: [...host.trust, ...args],
+    });
+    world = w;
+    mkdirSync(join(w.workDir, "node_modules"));
+    symlinkSync(REPO_ROOT, join(w.workDir, "node_modules", "todo-continuation"));
+    install(w, ["--project"]);
+    return w;
+  };
+
+  /** Runs the early stopper: pi continued it once, and each stop was decided once. */
+  const oneDecisionPerStop = async (w: PiWorld) => {
+    script(w);
+    const run = await w.print("Build it.");
     expect(run.code, run.stderr).toBe(0);
-    assertContinued(world, run.stdout);
+    assertContinued(w, run.stdout);
     // Two copies would each decide: the second stop's `no-incomplete-todos` twice, and a
     // `stagnation` or a second nudge at the first.
-    const store = createFileStore({ root: world.storeDir });
+    const store = createFileStore({ root: w.storeDir });
     try {
       const [scope] = await store.listScopes();
       expect(scope).toBeDefined();
@@ -120,6 +141,53 @@ describe.each(HOSTS)("`install pi` on $pkg $version", (host) => {
     } finally {
       await store.close();
     }
+  };
+
+  it("--project and --user both: pi loads ours once, one decision per stop", async () => {
+    const w = await projectWorld();
+    install(w, ["--user"]);
+    await oneDecisionPerStop(w);
+  });
+
+  it("from two copies of the package (the project's and a global one): one decision per stop", async () => {
+    const w = await projectWorld();
+    // Two extensions to pi, each registering todo_write: pi refused to start (see copies.ts).
+    install(w, ["--user"], packageCopy(dirname(w.workDir)));
+    await oneDecisionPerStop(w);
+  });
+
+  it("after a /reload, ours acts again: one copy, then two copies of the package", async () => {
+    // A command of a test extension calls pi's own reload (what /reload runs in the TUI).
+    const reloader = join(mkdtempSync(join(tmpdir(), "tc-pi-reloader-")), "reloader.mjs");
+    writeFileSync(
+      reloader,
+      `export default function (pi) {
+  pi.registerCommand("tc-reload", {
+    description: "reload",
+    handler: async (_args, ctx) => { await ctx.reload(); },
+  });
+}
+`,
+    );
+    for (const copies of [1, 2]) {
+      const w = await projectWorld(["-e", reloader]);
+      if (copies === 2) install(w, ["--user"], packageCopy(dirname(w.workDir)));
+      script(w);
+      const pi = w.rpc();
+      pi.send({ id: "reload", type: "prompt", message: "/tc-reload" });
+      await pi.next((e) => e.type === "response" && e.id === "reload");
+      pi.send({ type: "prompt", message: "Build it." });
+      await pi.next((e) => e.type === "agent_end" && w.server.chatRequests().length === 4);
+      await pi.close();
+      // The reloaded copy registered the tool and nudged the early stop.
+      const requests = w.server.chatRequests();
+      expect(requests[0]?.body.tools?.map((t) => t.function.name)).toContain("todo_write");
+      expect(requests).toHaveLength(4);
+      expect(messageText(lastUserMessage(requests[2]!))).toContain("Parse the input");
+      await w.close();
+      world = null;
+    }
+    rmSync(dirname(reloader), { recursive: true, force: true });
   });
 
   it.runIf(host.trust.length > 0)(

@@ -62,8 +62,13 @@ export interface Project {
 }
 
 /** Runs the package CLI with the project's HOME (the install ledger lands there). */
-export function cli(project: { home: string }, args: string[]): string {
-  return execFileSync(process.execPath, [join(DIST, "cli", "main.js"), ...args], {
+export function cli(
+  project: { home: string },
+  args: string[],
+  /** Another copy of the package's CLI (a global install's). */
+  main: string = join(DIST, "cli", "main.js"),
+): string {
+  return execFileSync(process.execPath, [main, ...args], {
     encoding: "utf8",
     timeout: 60_000,
     env: { ...process.env, HOME: project.home, QWEN_HOME: join(project.home, ".qwen") },

@@ -174,6 +174,30 @@ describe("the resident hook server", () => {
     },
   );
 
+  it("runs one installed command as one copy of ours, whether the server or its own process runs it", () => {
+    const w = world();
+    const home = tempDir();
+    const env = { HOME: home };
+    const [list, stop] = sessionEvents("claude-code", home);
+    const store = join(home, "store");
+    const args = ["claude-code", "--dir", store, "--preset", "parley"];
+    w.hook(args, list ?? "", { env });
+    expect(w.server()).not.toBeNull();
+    // The same stop word for word, once by the server and once by the hook's own process: the
+    // second is a repeat of the same command (decided), not its twin (which would do nothing).
+    const served = w.hook(args, stop ?? "", {
+      env: { ...env, TODO_CONTINUATION_HOOK_SERVER: "require" },
+    });
+    const own = w.hook(args, stop ?? "", { env: { ...env, TODO_CONTINUATION_HOOK_SERVER: "0" } });
+    expect(served.stdout).toContain('"block"');
+    expect(own.stderr).not.toContain("another installed copy");
+    expect(own.stderr).toMatch(/stop (blocked|allowed)/);
+    // Another command (here: other arguments) with that input is a twin, and does nothing.
+    const twin = w.hook([...args, "--target", "user"], stop ?? "", { env });
+    expect(twin.stderr).toContain("handled by another installed copy of this hook");
+    expect(twin.stdout).toBe("");
+  });
+
   it("runs each event in its own environment, working folder and umask", () => {
     const w = world();
     const home = tempDir();
