@@ -131,6 +131,8 @@ export async function prepareProject(options: {
   host?: PluginHostProgram;
   /** Also install ours for the user (`install <host> --user`) with these options over the project's. */
   userPluginOptions?: OpenCodePluginOptions;
+  /** The package the user's install is from (default: the one under test; a global copy). */
+  userPackageRoot?: string;
 }): Promise<OpenCodeProject> {
   const host = options.host ?? OPENCODE;
   const root = mkdtempSync(join(tmpdir(), `tc-e2e-${host.install}-`));
@@ -188,7 +190,7 @@ export async function prepareProject(options: {
       host: host.install,
       target: "user",
       projectDir: project,
-      packageRoot: REPO_ROOT,
+      packageRoot: options.userPackageRoot ?? REPO_ROOT,
       env,
       pluginOptions: { storeDir, ...options.pluginOptions, ...options.userPluginOptions },
       out: () => {},
