@@ -94,4 +94,35 @@ describe("piDoctor", () => {
     };
     expect(await piDoctor(ctx)).toEqual([]);
   });
+
+  it("with two copies of the package listed, says whether pi can load both", async () => {
+    const ctx = world("0.73.1");
+    /** A copy of the package's extension; `copies`: a version that steps aside for another. */
+    const copy = (name: string, copies: boolean) => {
+      const dir = join(temp(`pi-doctor-${name}-`), "todo-continuation", "dist", "hosts", "pi");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "index.js"), "export default function () {}\n");
+      if (copies) writeFileSync(join(dir, "copies.js"), "export {};\n");
+      return join(dir, "index.js");
+    };
+    const project = copy("project", true);
+    mkdirSync(join(ctx.cwd, ".pi"));
+    writeFileSync(join(ctx.cwd, ".pi", "settings.json"), JSON.stringify({ extensions: [project] }));
+    const agent = join(ctx.home, ".pi", "agent");
+    mkdirSync(agent, { recursive: true });
+    const listUser = (file: string) =>
+      writeFileSync(join(agent, "settings.json"), JSON.stringify({ extensions: [file] }));
+    const twice = async () => (await piDoctor(ctx)).find((f) => f.check === "twice");
+    // One file from both settings: loaded once, nothing to say.
+    listUser(project);
+    expect(await twice()).toBeUndefined();
+    listUser(copy("global", true));
+    expect(await twice()).toMatchObject({ ok: true, message: expect.stringContaining("acts") });
+    const old = copy("old", false);
+    listUser(old);
+    const finding = await twice();
+    expect(finding).toMatchObject({ ok: false });
+    expect(finding?.message).toContain(realpathSync(old));
+    expect(finding?.message).toContain("refuses to start");
+  });
 });

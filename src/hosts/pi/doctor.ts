@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
@@ -74,6 +74,42 @@ async function entries(ctx: DoctorContext): Promise<{ found: Entry[]; problems: 
     }
   }
   return { found, problems };
+}
+
+/** The real file an entry loads, or its path when it cannot be resolved. */
+function realFile(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * Two copies of the package listed (the settings files' entries resolve to two files): pi loads
+ * both. A copy from this version on registers nothing when another acts (`copies.js` beside its
+ * extension); an older one registers `todo_write` regardless, and pi then refuses to start.
+ */
+function copiesFinding(found: readonly Entry[]): DoctorFinding | null {
+  const files = [...new Set(found.map((entry) => realFile(entry.file)))];
+  if (files.length < 2) return null;
+  const old = files.filter((file) => !existsSync(join(dirname(file), "copies.js")));
+  const listed = files.join(" and ");
+  if (old.length === 0) {
+    return {
+      host: HOST,
+      check: "twice",
+      ok: true,
+      message: `pi loads two copies of the extension (${listed}): the first it loads acts, the other registers nothing`,
+    };
+  }
+  return {
+    host: HOST,
+    check: "twice",
+    ok: false,
+    message: `pi loads two copies of the extension (${listed}), and ${old.join(" and ")} is from a version that registers its todo tool regardless: pi refuses to start ("Tool "todo_write" conflicts")`,
+    fix: "install one version for both (todo-continuation install pi in each), or remove one (todo-continuation uninstall pi --user)",
+  };
 }
 
 /** The first pi that loads a project's `.pi/settings.json` only in a trusted project. */
@@ -188,6 +224,8 @@ export const piDoctor: DoctorCheck = async (ctx) => {
       trustFinding(await trustOf(ctx.cwd, piAgentDir({ ...ctx.env, HOME: home })), ctx.cwd),
     );
   }
+  const twice = copiesFinding(found);
+  if (twice !== null) findings.push(twice);
   for (const entry of found) {
     const fix = `todo-continuation install pi --${entry.target}`;
     if (!(await isFile(entry.file))) {
