@@ -2,8 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reply, text } from "../support/anthropic-server.js";
-import { todoWrite } from "../support/claude-scripts.js";
+import { stopsEarlyTwice } from "../support/claude-scripts.js";
 import { hookServerEnv } from "../support/hook-server-setup.js";
 import {
   answersNudge,
@@ -21,14 +20,7 @@ describe("Claude Code's hooks answered by the resident hook server", () => {
   it("keeps an agent going exactly as hooks that run alone do, every event answered by the server", async () => {
     const runtime = hookServerEnv().TODO_CONTINUATION_RUNTIME_DIR;
     expect(runtime, "the e2e run's hook server folder").toBeDefined();
-    const model = await suite.serve([
-      todoWrite(["Parse the config", "in_progress"], ["Write the tests", "pending"]),
-      reply(text("I have started on the config.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "in_progress"]),
-      reply(text("Config parsing is done.")),
-      todoWrite(["Parse the config", "completed"], ["Write the tests", "completed"]),
-      reply(text("Both items are done.")),
-    ]);
+    const model = await suite.serve(stopsEarlyTwice());
     const project = suite.project();
     // A first hook event starts the server (it runs that event itself).
     const warm = spawnSync(
