@@ -34,15 +34,20 @@ function bareNode(): number {
 
 /**
  * Copilot CLI sessions as the hook reads them: each a folder under `$COPILOT_HOME/session-state`,
- * an events file, and the `todos` table of its `session.db` holding one open item (written with
- * the `sqlite3` program, as the model's `sql` tool would). One session per call: the hook nudges
- * an episode at most 8 times (Copilot's own cap), so each call is a session's first stop, as the
- * Qwen Code rows are.
+ * an events file, and the `todos` table of its `session.db`, empty until `addTodo` writes one open
+ * item (with the `sqlite3` program, as the model's `sql` tool would). One session per call: the
+ * hook nudges an episode at most 8 times (Copilot's own cap), so each call is a session's first
+ * stop, as the Qwen Code rows are. As in a real session, the user's prompt comes first and the
+ * list is written during the turn: the stop stores the new list with its decision (two
+ * documents), as a Copilot stop after progress does.
  */
 function copilotWorld(
   dir: string,
   sessions: number,
-): { sessions: { id: string; transcript: string }[]; env: NodeJS.ProcessEnv } {
+): {
+  sessions: { id: string; transcript: string; addTodo: () => void }[];
+  env: NodeJS.ProcessEnv;
+} {
   const home = join(dir, "copilot-home");
   const made = Array.from({ length: sessions }, (_, i) => {
     const id = `fd351624-7b6a-4467-b286-${i.toString().padStart(12, "0")}`;
@@ -50,11 +55,14 @@ function copilotWorld(
     mkdirSync(session, { recursive: true });
     const transcript = join(session, "events.jsonl");
     writeFileSync(transcript, "");
+    const db = join(session, "session.db");
     execFileSync("sqlite3", [
-      join(session, "session.db"),
-      "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT); INSERT INTO todos VALUES ('a', 'a', '', 'pending', '', '');",
+      db,
+      "CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT, description TEXT, status TEXT, created_at TEXT, updated_at TEXT);",
     ]);
-    return { id, transcript };
+    const addTodo = () =>
+      execFileSync("sqlite3", [db, "INSERT INTO todos VALUES ('a', 'a', '', 'pending', '', '');"]);
+    return { id, transcript, addTodo };
   });
   return { sessions: made, env: benchNodeEnv({ COPILOT_HOME: home }) };
 }
@@ -166,11 +174,16 @@ export function benchHookLatency(calls: number): HookLatencyRun {
         last_assistant_message: "Stopping here.",
         stop_hook_active: false,
       });
-    const copilotStop = (i: number) =>
+    const copilotEvent = (i: number, fields: Record<string, unknown>) =>
       JSON.stringify({
         sessionId: copilotSessions.sessions[i]?.id,
         timestamp: Date.now(),
         cwd: dir,
+        ...fields,
+      });
+    const copilotPrompt = (i: number) => copilotEvent(i, { prompt: "Work through the list." });
+    const copilotStop = (i: number) =>
+      copilotEvent(i, {
         transcriptPath: copilotSessions.sessions[i]?.transcript,
         stopReason: "end_turn",
         stop_hook_active: false,
@@ -188,6 +201,15 @@ export function benchHookLatency(calls: number): HookLatencyRun {
       timed("claudeCode", () => run([...claude, "--preset", "parley"], claudeStop));
       spawnSync(process.execPath, qwen, { input: qwenTodos(i), env: benchNodeEnv() });
       timed("qwen", () => run([...qwen, "--preset", "parley"], qwenStop(i)));
+      spawnSync(
+        process.execPath,
+        [...copilot, "--preset", "parley", "--event", "userPromptSubmitted"],
+        {
+          input: copilotPrompt(i),
+          env: copilotSessions.env,
+        },
+      );
+      copilotSessions.sessions[i]?.addTodo();
       timed("copilot", () =>
         run(
           [...copilot, "--preset", "parley", "--event", "agentStop"],

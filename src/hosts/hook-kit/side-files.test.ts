@@ -46,4 +46,39 @@ describe("stale side files", () => {
     expect(existsSync(claims)).toBe(false);
     expect(existsSync(outside)).toBe(true);
   });
+
+  it("sorts 10,000 sessions' claim folders and notes by age, and removes only the old ones", () => {
+    const store = join(root, "store-10k");
+    const sessions = 10_000;
+    const stale = new Set<string>();
+    const inUse = new Set<string>();
+    for (let i = 0; i < sessions; i++) {
+      const id = `s${i.toString().padStart(5, "0")}`;
+      const host = i % 2 === 0 ? "claude-code" : "gemini";
+      const folder = join(store, `${host}-events`, id);
+      mkdirSync(folder, { recursive: true });
+      symlinkSync("claim", join(folder, "Stop-abc"));
+      const entries = [folder];
+      if (i % 5 === 0) {
+        const note = join(store, "copilot-nudges", `${id}.sha256`);
+        mkdirSync(join(store, "copilot-nudges"), { recursive: true });
+        writeFileSync(note, "x");
+        entries.push(note);
+      }
+      // Every third session ended ten days ago; the others are in use.
+      for (const path of entries) {
+        if (i % 3 === 0) {
+          utimesSync(path, old, old);
+          stale.add(path);
+        } else inUse.add(path);
+      }
+    }
+    const found = staleSideEntries(store, Date.now() - 86_400_000);
+    expect(found.length).toBe(stale.size);
+    expect(new Set(found)).toEqual(stale);
+    expect(removeSideEntries(found)).toEqual({ removed: stale.size, failed: [] });
+    expect(staleSideEntries(store, Date.now() - 86_400_000)).toEqual([]);
+    // What is in use is all still there (6,666 sessions' folders and 1,333 notes), and only that.
+    expect(new Set(staleSideEntries(store, Date.now() + 86_400_000))).toEqual(inUse);
+  }, 60_000);
 });
