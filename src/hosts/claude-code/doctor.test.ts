@@ -50,6 +50,31 @@ describe("claudeCodeDoctor", () => {
     expect(findings.map((f) => f.check)).toEqual(["version", "hooks", "loadable", "store"]);
   });
 
+  it("flags ours from a second, older copy of the package in the user's settings", async () => {
+    const ctx = world("2.1.332");
+    await installClaudeCode({ projectDir: ctx.cwd, claudeVersion: "2.1.332", out: () => {} });
+    const single = await claudeCodeDoctor(ctx);
+    expect(single.some((f) => f.check === "twice")).toBe(false);
+    // An older copy's hook entry: its --help lacks the line of a version with claims.
+    const old = join(temp("cc-doctor-old-"), "todo-continuation", "dist", "hook", "main.cjs");
+    mkdirSync(join(old, ".."), { recursive: true });
+    writeFileSync(old, 'process.stdout.write("Usage: todo-continuation hook claude-code\\n");\n');
+    await installClaudeCode({
+      projectDir: ctx.cwd,
+      target: "user",
+      env: ctx.env,
+      entry: old,
+      claudeVersion: "2.1.332",
+      out: () => {},
+    });
+    const twice = (await claudeCodeDoctor(ctx)).find((f) => f.check === "twice");
+    expect(twice).toMatchObject({
+      ok: false,
+      fix: expect.stringContaining("uninstall claude-code --user"),
+    });
+    expect(twice?.message).toContain(old);
+  });
+
   it("flags a StopFailure hook an older Claude Code cannot load, with the install that fixes it", async () => {
     const ctx = world("2.1.75");
     await installClaudeCode({ projectDir: ctx.cwd, claudeVersion: "2.1.332", out: () => {} });

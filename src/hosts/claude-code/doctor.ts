@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
+import { twiceFinding } from "../hook-kit/doctor-copies.js";
 import { homeOf, notWritable, readJson } from "../hook-kit/doctor-files.js";
 import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { type VersionGate, versionFinding } from "../hook-kit/doctor-version.js";
@@ -165,6 +166,8 @@ export const claudeCodeDoctor: DoctorCheck = async (ctx) => {
     findings.push(...eventFindings(install, version));
     findings.push(...(await commandFindings(install, ctx)));
   }
+  const twice = await twiceFinding(HOST, installs, ctx);
+  if (twice !== null) findings.push(twice);
   // The Stop hook that waits least decides whether a project check fits in it.
   const shortest = shortestStop(
     installs.map((i) => ({

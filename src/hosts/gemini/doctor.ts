@@ -1,5 +1,6 @@
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
+import { type InstalledCommand, twiceFinding } from "../hook-kit/doctor-copies.js";
 import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
@@ -58,6 +59,7 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
     { target: "user" as const, ...user },
   ].filter((s) => s.error !== null || ourGeminiHandlers(s.value).length > 0);
   if (installs.length === 0) return findings;
+  const commands: InstalledCommand[] = [];
   for (const install of installs) {
     const fix = `todo-continuation install gemini --${install.target}`;
     if (install.error !== null) {
@@ -87,6 +89,7 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
     );
     const command = ourGeminiHandlers(install.value)[0]?.command ?? "";
     findings.push(await hookStartsFinding(HOST, command, install.path, fix, ctx));
+    commands.push({ path: install.path, target: install.target, command });
     if (install.target === "project") {
       const rules = (await readJsonFile(trustedFoldersPath(env)).catch(() => null))?.value;
       const trusted =
@@ -104,6 +107,8 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
       );
     }
   }
+  const twice = await twiceFinding(HOST, commands, ctx);
+  if (twice !== null) findings.push(twice);
   const stop = shortestStop(
     installs
       .filter((i) => i.error === null)

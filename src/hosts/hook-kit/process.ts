@@ -139,6 +139,14 @@ export interface HookArgs {
   target: InstallTarget | undefined;
 }
 
+/**
+ * The line of every hook's usage that says it is safe installed twice. `doctor` looks for it in
+ * each installed command's `--help`: a copy of the package from before the claims lacks it, and
+ * such a copy decides every event itself beside ours.
+ */
+export const ONE_COMMAND_PER_EVENT =
+  "Installed twice: one command handles each event; the other changes nothing.";
+
 /** The lines of a hook's usage that describe those options; `defaultDir` is the host's store. */
 export function hookOptionsUsage(defaultDir: string): string {
   return `Options:
@@ -152,6 +160,8 @@ export function hookOptionsUsage(defaultDir: string): string {
   --nudge-after-questions  nudge even when the agent's last message asks a question
   --target <user|project>  the settings this command is installed in (written by install):
                            with it in both, the copy that claims an event first handles it
+
+${ONE_COMMAND_PER_EVENT}
 `;
 }
 

@@ -61,6 +61,8 @@ describe("doctor for Qwen Code", () => {
       await installQwen({ projectDir: cwd, env: { HOME: home }, target, out: () => undefined });
     }
     expect((await qwenDoctor(ctx)).find((f) => f.check === "timeout")).toMatchObject({ ok: true });
+    // One command in both files: Qwen Code runs it once, so there is no twin to speak of.
+    expect((await qwenDoctor(ctx)).some((f) => f.check === "twice")).toBe(false);
     // The user's Stop hook cut to 5 s (by hand): whichever copy Qwen keeps, the check may not fit.
     const user = join(home, ".qwen", "settings.json");
     const settings = JSON.parse(readFileSync(user, "utf8"));
@@ -68,5 +70,34 @@ describe("doctor for Qwen Code", () => {
     writeFileSync(user, JSON.stringify(settings));
     const timeout = (await qwenDoctor(ctx)).find((f) => f.check === "timeout");
     expect(timeout).toMatchObject({ ok: false, fix: "todo-continuation install qwen --user" });
+  });
+
+  it("flags a user install from a copy of the package that handles every event itself", async () => {
+    const cwd = join(root, "old", "project");
+    const home = join(root, "old", "home");
+    mkdirSync(cwd, { recursive: true });
+    mkdirSync(home, { recursive: true });
+    const ctx = { cwd, home, env: {} };
+    // An older copy's hook entry: its --help lacks the line of a version with claims.
+    const old = join(root, "old", "global", "todo-continuation", "dist", "hook", "main.cjs");
+    mkdirSync(join(old, ".."), { recursive: true });
+    writeFileSync(
+      old,
+      'process.stdout.write("Usage: todo-continuation hook qwen [options]\\n");\n',
+    );
+    await installQwen({ projectDir: cwd, env: { HOME: home }, out: () => undefined });
+    await installQwen({
+      projectDir: cwd,
+      env: { HOME: home },
+      target: "user",
+      entry: old,
+      out: () => undefined,
+    });
+    const twice = (await qwenDoctor(ctx)).find((f) => f.check === "twice");
+    expect(twice).toMatchObject({
+      ok: false,
+      fix: expect.stringContaining("uninstall qwen --user"),
+    });
+    expect(twice?.message).toContain(old);
   });
 });

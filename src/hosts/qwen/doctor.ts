@@ -1,5 +1,6 @@
 import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
+import { type InstalledCommand, twiceFinding } from "../hook-kit/doctor-copies.js";
 import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
 import { enablesTodoWrite, qwenSettingsPath } from "./install.js";
@@ -18,6 +19,7 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
     findings.push({ host: QWEN, check, ok, message, ...(ok ? {} : { fix }) });
   const values: unknown[] = [];
   const stops: { stopMs: number | null; target: "project" | "user" }[] = [];
+  const commands: InstalledCommand[] = [];
   for (const target of ["project", "user"] as const) {
     const path = qwenSettingsPath(target, ctx.cwd, { ...ctx.env, HOME: ctx.home });
     const fix = `todo-continuation install qwen --${target}`;
@@ -40,6 +42,7 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
       fix,
     );
     findings.push(await hookStartsFinding(QWEN, command, path, fix, ctx));
+    commands.push({ path, target, command });
     // Qwen reads a command hook's timeout in seconds, and 1000 or more in milliseconds.
     const timeout = qwenStopTimeout(file.value);
     stops.push({
@@ -47,6 +50,8 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
       target,
     });
   }
+  const twice = await twiceFinding(QWEN, commands, ctx);
+  if (twice !== null) findings.push(twice);
   const stop = shortestStop(stops);
   if (stop === null) return findings;
   findings.push(
