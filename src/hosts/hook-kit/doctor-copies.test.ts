@@ -53,7 +53,7 @@ describe("twiceFinding", () => {
     const old = copy("old", false);
     const found = await twiceFinding("claude-code", [project(copy("new", true)), user(old)], ctx);
     expect(found).toMatchObject({ check: "twice", ok: false });
-    expect(found?.message).toContain(`/home/u/.claude/settings.json (${old})`);
+    expect(found?.message).toContain(`/home/u/.claude/settings.json (${join(dir, "old.cjs")})`);
     expect(found?.message).toContain("each stop is decided twice");
     expect(found?.fix).toContain("todo-continuation uninstall claude-code --user");
   });

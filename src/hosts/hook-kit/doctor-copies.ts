@@ -32,19 +32,21 @@ export async function twiceFinding(
   );
   if (distinct.length < 2) return null;
   const where = distinct.map((install) => install.path).join(" and ");
-  const old: InstalledCommand[] = [];
+  const old: { install: InstalledCommand; script: string }[] = [];
   for (const install of distinct) {
     const runs = commandRuns(install.command, host, ctx.cwd);
     // A command that cannot run is the `loadable` finding's.
     if (runs === null) continue;
     const help = await probe(runs.node, [runs.script, "hook", host, "--help"], ctx.env, ctx.cwd);
-    if (help.ok && !help.output.includes(ONE_COMMAND_PER_EVENT)) old.push(install);
+    if (help.ok && !help.output.includes(ONE_COMMAND_PER_EVENT)) {
+      old.push({ install, script: runs.script });
+    }
   }
   if (old.length === 0) {
     const message = `ours is in ${where} with different commands: both run for every event, and one handles each`;
     return { host, check: "twice", ok: true, message };
   }
-  const which = old.map((install) => `${install.path} (${install.command})`).join(" and ");
+  const which = old.map(({ install, script }) => `${install.path} (${script})`).join(" and ");
   return {
     host,
     check: "twice",
@@ -52,6 +54,6 @@ export async function twiceFinding(
     message:
       `ours is in ${where} with different commands, and the one in ${which} is of a version ` +
       "that handles every event itself: each stop is decided twice (the second ends the episode the first nudged)",
-    fix: `upgrade the package that command runs, or keep one: todo-continuation uninstall ${host} --${old[0]?.target}`,
+    fix: `upgrade the package that command runs, or keep one: todo-continuation uninstall ${host} --${old[0]?.install.target}`,
   };
 }
