@@ -11,7 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { claimCopy, copyIdentity, type InstallTarget, packageCopy } from "./event-claim.js";
+import {
+  claimCopy,
+  copyIdentity,
+  type InstallTarget,
+  packageCopy,
+  renewCopyClaim,
+} from "./event-claim.js";
 
 const folders: string[] = [];
 afterAll(() => {
@@ -91,6 +97,24 @@ describe("claimCopy", () => {
     expect(readlinkSync(claim)).toBe("new-command");
     // Now its own: a twin of it a moment later does nothing.
     expect(claimCopy(dir, "claude-code", "s", "Stop", "{}", "old-command")).toBe(false);
+  });
+
+  it("renews a long event's claim for a twin run after it, and leaves a taken claim taken", () => {
+    const dir = storeDir();
+    expect(claimCopy(dir, "qwen", "s", "Stop", "{}", "project-copy")).toBe(true);
+    const session = readdirSync(join(dir, "qwen-events"))[0] as string;
+    const folder = join(dir, "qwen-events", session);
+    const claim = join(folder, readdirSync(folder)[0] as string);
+    // The event took 40 s (a project's check); it renews its claim as it ends.
+    const started = new Date(Date.now() - 40_000);
+    lutimesSync(claim, started, started);
+    renewCopyClaim(dir, "qwen", "s", "Stop", "{}");
+    expect(Date.now() - lstatSync(claim).mtimeMs).toBeLessThan(5_000);
+    // The other copy, run after it (a sequential group): a twin, so it does nothing.
+    expect(claimCopy(dir, "qwen", "s", "Stop", "{}", "user-copy")).toBe(false);
+    // The twin took the claim away: renewing it now makes nothing.
+    renewCopyClaim(dir, "qwen", "s", "Stop", "{}");
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   it("handles the event when no claim can be made (a store folder it cannot write)", () => {

@@ -1,6 +1,7 @@
 import {
   closeSync,
   lstatSync,
+  lutimesSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -151,6 +152,38 @@ export function copyIdentity(args: readonly string[], copy: string = packageCopy
   return sha256Hex([copy, ...args].join("\0")).slice(0, 32);
 }
 
+/** Where {@link claimCopy} puts the claim of an event: its session's folder and the claim's name. */
+function copyClaimPath(dir: string, host: string, sessionId: string, event: string, input: string) {
+  const folder = sessionFolder(dir, host, sessionId);
+  const name = `${event}-${sha256Hex(input).slice(0, 32)}`;
+  return { folder, name, path: join(folder, name) };
+}
+
+/**
+ * An event handled for longer than this (a project's check run at a stop) renews its claim as it
+ * ends. A host that runs a group's hooks one after another (Gemini CLI and Qwen Code, when any of
+ * an event's groups is `sequential`) starts the twin only then: it must find a claim younger than
+ * {@link TWIN_WINDOW_MS}, not one as old as the check.
+ */
+export const CLAIM_RENEWED_AFTER_MS = 10_000;
+
+/** Renews the claim {@link claimCopy} made for an event now ending; best effort. */
+export function renewCopyClaim(
+  dir: string,
+  host: string,
+  sessionId: string,
+  event: string,
+  input: string,
+): void {
+  const { path } = copyClaimPath(dir, host, sessionId, event, input);
+  const now = new Date();
+  try {
+    lutimesSync(path, now, now);
+  } catch {
+    // Taken away by a twin that ran beside this run: nothing to renew.
+  }
+}
+
 /**
  * For a host that may run ours twice for one event, with one payload and no time in it: ours
  * in the user's and the project's settings (Codex CLI starts both at once), or two copies of
@@ -173,9 +206,7 @@ export function claimCopy(
   input: string,
   copy: string,
 ): boolean {
-  const folder = sessionFolder(dir, host, sessionId);
-  const name = `${event}-${sha256Hex(input).slice(0, 32)}`;
-  const path = join(folder, name);
+  const { folder, name, path } = copyClaimPath(dir, host, sessionId, event, input);
   try {
     symlinkOrMkdir(copy, folder, path);
   } catch (error) {

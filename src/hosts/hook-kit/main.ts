@@ -1,5 +1,11 @@
 import type { PresetName, Store } from "../../core/types.js";
-import { claimCopy, copyIdentity, type InstallTarget } from "./event-claim.js";
+import {
+  CLAIM_RENEWED_AFTER_MS,
+  claimCopy,
+  copyIdentity,
+  type InstallTarget,
+  renewCopyClaim,
+} from "./event-claim.js";
 import {
   type HookArgs,
   type HookIo,
@@ -153,6 +159,7 @@ export async function runHookMain<E>(
       ...((spec.ignoresStore?.(place) ?? true) ? { project } : {}),
     });
     const twin = spec.eventOf?.(event) ?? null;
+    const claimedAt = Date.now();
     const byTwin =
       twin !== null &&
       !claimCopy(root, spec.host, twin.sessionId, twin.name, input, copyIdentity(argv));
@@ -176,6 +183,10 @@ export async function runHookMain<E>(
           storeRoot: root,
           projectDir: project,
         });
+    // A twin run after this one, not beside it, must still find the claim fresh.
+    if (twin !== null && !byTwin && Date.now() - claimedAt > CLAIM_RENEWED_AFTER_MS) {
+      renewCopyClaim(root, spec.host, twin.sessionId, twin.name, input);
+    }
   } catch (error) {
     reply = spec.failure(error);
   } finally {
