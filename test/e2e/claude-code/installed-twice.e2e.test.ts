@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../support/built-cli.js";
 import { stopsEarlyTwice } from "../support/claude-scripts.js";
 import { packageCopy } from "../support/package-copy.js";
 import { claudeSuite, hookResponses, readSession, runClaude } from "./harness.js";
@@ -62,5 +64,16 @@ describe("Claude Code with our hooks in both the project's and the user's settin
     expect(user).not.toContain(project.hookCommand);
     expect(user.join("\n")).toContain(join(copies, "global-copy"));
     await oneDecisionPerStop(project, model);
+    // `doctor` sees the two commands, and both copies say in their --help that one handles each event.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: project.home };
+    delete env.CLAUDE_CONFIG_DIR;
+    const doctor = spawnSync(process.execPath, [BUILT_CLI, "doctor"], {
+      cwd: project.dir,
+      env,
+      encoding: "utf8",
+    });
+    expect(doctor.stdout).toMatch(
+      /ok +claude-code ours is in .* with different commands: both run for every event, and one handles each/,
+    );
   });
 });
