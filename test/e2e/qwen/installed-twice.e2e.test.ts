@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -37,6 +37,22 @@ describe("Qwen Code with our hooks in both the project's and the user's settings
     const project = suite.project();
     // Two commands, each its copy's: Qwen Code runs both for every event.
     cli(project, ["install", "qwen", "--user"], packageCopy(copies));
+    await oneDecisionPerStop(project);
+  });
+
+  it("from two copies, with the user's groups sequential (Qwen then runs them one after another)", async () => {
+    const project = suite.project();
+    cli(project, ["install", "qwen", "--user"], packageCopy(copies));
+    // Any sequential group of an event makes Qwen Code run all of that event's hooks in turn: the
+    // second copy starts when the first has ended, and must still find its claim a twin's.
+    const path = join(project.home, ".qwen", "settings.json");
+    const settings = JSON.parse(readFileSync(path, "utf8")) as {
+      hooks: Record<string, { sequential?: boolean }[]>;
+    };
+    for (const groups of Object.values(settings.hooks)) {
+      for (const group of groups) group.sequential = true;
+    }
+    writeFileSync(path, JSON.stringify(settings, null, 2));
     await oneDecisionPerStop(project);
   });
 });
