@@ -275,6 +275,13 @@ export interface ContinuationState {
    * over the project file's preset there, so readers judge the scope by it too. Absent: none given.
    */
   presetOption?: PresetName;
+  /**
+   * The last nudge's text as a digest (`nudgeDigest`), for a host that hands a block's reason back
+   * as the next user prompt (Copilot CLI): that prompt is then known as ours, not the user's.
+   * Written with the decision that sent the nudge, so it lands with it or not at all; a real user
+   * turn clears it. Absent or null: none.
+   */
+  nudgeDigest?: string | null;
 }
 
 /** Notification events recorded as sent, per episode (see `core/notify`). */

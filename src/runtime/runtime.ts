@@ -4,7 +4,7 @@ import { raiseEpisode } from "../core/engine/allowance.js";
 import { decide } from "../core/engine/decide.js";
 import { decisionLogEntry } from "../core/engine/log-entry.js";
 import { resolveLimits, resolvePreset } from "../core/engine/presets.js";
-import { parseProjectDir } from "../core/engine/state.js";
+import { nudgeDigest, parseProjectDir, withoutNudgeDigest } from "../core/engine/state.js";
 import {
   armRestartKick,
   drainReminders,
@@ -114,6 +114,11 @@ export interface RuntimeOptions {
    * Absent: none recorded (readers use the project file's preset, else the defaults).
    */
   presetOption?: PresetName;
+  /**
+   * Record each nudge's digest with its decision (`ContinuationState.nudgeDigest`), for a host
+   * that hands a block's reason back as the next user prompt (Copilot CLI). Default: false.
+   */
+  rememberNudges?: boolean;
 }
 
 /** Where the runtime hands notifications (see `createNotifier` in `notify/notifier.ts`). */
@@ -263,6 +268,7 @@ export class ContinuationRuntime {
   #notify: RuntimeNotify | null;
   #projectDir: string | undefined;
   #presetOption: PresetName | undefined;
+  #rememberNudges: boolean;
 
   constructor(options: RuntimeOptions) {
     this.store = options.store;
@@ -280,6 +286,7 @@ export class ContinuationRuntime {
     this.#projectDir = parseProjectDir(options.projectDir);
     this.#presetOption =
       options.presetOption === undefined ? undefined : resolvePreset(options.presetOption).name;
+    this.#rememberNudges = options.rememberNudges === true;
   }
 
   /**
@@ -375,7 +382,7 @@ export class ContinuationRuntime {
     const now = this.#now();
     await this.store.transact(scope, (snap) => ({
       // The list as the user left it: the next episode's first nudge needs it to have moved.
-      state: onRealUserTurn(snap.state, now, summarize(snap.todos).fingerprint),
+      state: withoutNudgeDigest(onRealUserTurn(snap.state, now, summarize(snap.todos).fingerprint)),
       result: undefined,
     }));
   }
@@ -679,9 +686,13 @@ export class ContinuationRuntime {
         const sent = `notified: ${notified.notifications.map((n) => n.event).join(", ")}`;
         entry.note = entry.note === undefined ? sent : `${entry.note}; ${sent}`;
       }
+      const sent =
+        this.#rememberNudges && made.decision.action === "inject" && made.nudge !== null
+          ? { ...notified.state, nudgeDigest: nudgeDigest(made.nudge.text) }
+          : notified.state;
       return {
         ...(list === null ? {} : { todos: list }),
-        state: this.#withProject(notified.state),
+        state: this.#withProject(sent),
         log: [entry],
         result: { ...made, entry, notifications: notified.notifications },
       };

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../hash/sha256.js";
 import type {
   Allowance,
   CheckResult,
@@ -14,6 +15,20 @@ import type {
   VerifyMemory,
 } from "../types.js";
 import { PRESETS } from "./presets.js";
+
+const NUDGE_DIGEST = /^[0-9a-f]{32}$/;
+
+/** What `ContinuationState.nudgeDigest` holds for a nudge's text. */
+export function nudgeDigest(text: string): string {
+  return sha256Hex(text).slice(0, 32);
+}
+
+/** `state` without a nudge's digest (a real user turn began: no prompt to come is ours). */
+export function withoutNudgeDigest(state: ContinuationState): ContinuationState {
+  if (state.nudgeDigest === undefined) return state;
+  const { nudgeDigest: _, ...rest } = state;
+  return rest;
+}
 
 export const STOP_REASONS: readonly StopReason[] = [
   "stop",
@@ -310,6 +325,12 @@ export function parseContinuationState(raw: unknown): ContinuationState {
   if (projectDir !== undefined) state.projectDir = projectDir;
   if (typeof raw.presetOption === "string" && Object.hasOwn(PRESETS, raw.presetOption)) {
     state.presetOption = raw.presetOption as PresetName;
+  }
+  if (raw.nudgeDigest !== undefined && raw.nudgeDigest !== null) {
+    // Unreadable: the host's echo of a nudge would pass for the user's turn, which resets budgets.
+    if (typeof raw.nudgeDigest === "string" && NUDGE_DIGEST.test(raw.nudgeDigest)) {
+      state.nudgeDigest = raw.nudgeDigest;
+    } else trusted = false;
   }
   state.untrusted = !trusted || untrusted !== false;
   return state;

@@ -1,8 +1,8 @@
-import type { Scope, Todo } from "../../core/types.js";
+import { nudgeDigest } from "../../core/engine/state.js";
+import type { Scope, ScopeSnapshot, Todo } from "../../core/types.js";
 import type { ContinuationRuntime } from "../../runtime/runtime.js";
 import { claimEvent } from "../hook-kit/event-claim.js";
 import { type HookContext, NO_REPLY } from "../hook-kit/main.js";
-import { isNotedNudge, noteNudge } from "../hook-kit/nudge-note.js";
 import type { HookReply } from "../hook-kit/process.js";
 import type { HookProject } from "../hook-kit/project.js";
 import { blockDecision, sessionScopeOf } from "../hook-kit/reply.js";
@@ -33,7 +33,8 @@ type CopilotOptions = Pick<HookContext, "store" | "preset" | "storeRoot" | "env"
 
 function runtimeFor(options: CopilotOptions, project: HookProject | null): ContinuationRuntime {
   const host = { closeInstruction: COPILOT_CLOSE_INSTRUCTION, maxNudges: COPILOT_BLOCK_CAP };
-  return hookRuntime(options, project, host);
+  // Copilot hands a block's reason back as a userPromptSubmitted: the state keeps its digest.
+  return hookRuntime(options, project, { ...host, echoesNudges: true });
 }
 
 /** One Copilot hook event; errors propagate (the caller allows the stop). */
@@ -52,10 +53,11 @@ export async function handleCopilotEvent(
   if (event.kind === "userPromptSubmitted") {
     const runtime = runtimeFor(options, null);
     // Copilot hands a block's reason back as a userPromptSubmitted: that one is not the user's.
-    const ours = await isNotedNudge(options.storeRoot, HOST, event.sessionId, event.prompt);
+    const stored = await options.store.read(scope);
+    const ours = stored.state.nudgeDigest === nudgeDigest(event.prompt);
     // The user speaks to the list as it is now: a turn the user interrupted fired no agentStop,
     // so what it wrote to the list was never read, and the baseline would be an older list.
-    const stderr = ours ? [] : await refreshTodos(event.sessionId, scope, runtime, options);
+    const stderr = ours ? [] : await refreshTodos(event.sessionId, scope, stored, runtime, options);
     await runtime.turnStarted(scope, { real: !ours });
     return { stdout: "", stderr };
   }
@@ -71,8 +73,7 @@ export async function handleCopilotEvent(
     outcome: { stopReason: "stop" },
     // Stored with the decision, in its one write (the same list is not written again).
     todos: readCopilotTodos(event.transcriptPath),
-    deliver: async (nudge) => {
-      await noteNudge(options.storeRoot, HOST, event.sessionId, nudge.text);
+    deliver: (nudge) => {
       stdout = blockDecision(nudge.text);
     },
   });
@@ -83,8 +84,9 @@ export async function handleCopilotEvent(
 async function refreshTodos(
   sessionId: string,
   scope: Scope,
+  stored: ScopeSnapshot,
   runtime: ContinuationRuntime,
-  options: Pick<HookContext, "store" | "env">,
+  options: Pick<HookContext, "env">,
 ): Promise<string[]> {
   const transcriptPath = copilotTranscriptPath(sessionId, options.env);
   if (transcriptPath === null) return [];
@@ -98,7 +100,6 @@ async function refreshTodos(
     ];
   }
   // A session that never had a list leaves nothing behind.
-  const stored = await options.store.read(scope);
   if (todos.length > 0 || stored.todos.todos.length > 0) await runtime.setTodos(scope, todos);
   return [];
 }

@@ -21,7 +21,8 @@ import { sha256Hex } from "../../core/hash/sha256.js";
  * A claim is an empty file made exclusively in a folder per session; the next event of the same
  * name removes it. Other hosts' payloads hold no time: there `claimCopy` tells a twin (another
  * installed command) from a repeat (the same command's next event, word for word the same).
- * The file calls are synchronous (see nudge-note.ts).
+ * The file calls are synchronous: each is one small call on a local disk, and the promise
+ * versions' round trips through libuv's thread pool cost an event more than the calls themselves.
  */
 
 /** One folder per session under the store's folder: `<host>-events/<hash of the session>`. */

@@ -3,7 +3,8 @@ import { join } from "node:path";
 
 /**
  * What hook hosts keep beside the file store, per session: claims (`<host>-events/<session>/`,
- * see event-claim.ts) and nudge notes (`<host>-nudges/<session>.sha256`, see nudge-note.ts).
+ * see event-claim.ts) and the nudge notes earlier versions wrote for Copilot CLI
+ * (`<host>-nudges/<session>.sha256`; a nudge's digest is now kept in the scope's state).
  * Each is small, but one is left behind by every session that ended, scope or no scope (a
  * session without a list still claims its events), so `prune` removes those nothing touched
  * for its duration. A claim folder's time moves with every claim made or taken away in it.

@@ -31,6 +31,8 @@ export interface HookRuntimeHost {
   closeInstruction?: string | undefined;
   /** The host ends a turn itself after this many blocked stops: our budget ends it first. */
   maxNudges?: number | null | undefined;
+  /** The host hands a block's reason back as the next user prompt: each nudge's digest is kept. */
+  echoesNudges?: boolean | undefined;
 }
 
 /** The runtime one hook event decides with; `project` null: the hook's own settings alone. */
@@ -48,6 +50,7 @@ export function hookRuntime(
     ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
     ...(options.preset !== undefined ? { presetOption: options.preset } : {}),
     ...(host.closeInstruction !== undefined ? { closeInstruction: host.closeInstruction } : {}),
+    ...(host.echoesNudges === true ? { rememberNudges: true } : {}),
   });
 }
 
