@@ -8,13 +8,19 @@ import { installQwen } from "./install.js";
 const root = mkdtempSync(join(tmpdir(), "tc-qwen-doctor-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** A project and a HOME of their own under `root/<name>`, as the doctor's context. */
+function world(name: string) {
+  const cwd = join(root, name, "project");
+  const home = join(root, name, "home");
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  return { cwd, home, env: {} };
+}
+
 describe("doctor for Qwen Code", () => {
   it("says nothing without an install, then checks hooks, script, switch and todo tool", async () => {
-    const cwd = join(root, "project");
-    const home = join(root, "home");
-    mkdirSync(cwd, { recursive: true });
-    mkdirSync(home);
-    const ctx = { cwd, home, env: {} };
+    const ctx = world("one");
+    const { cwd, home } = ctx;
     expect(await qwenDoctor(ctx)).toEqual([]);
     await installQwen({ projectDir: cwd, env: { HOME: home }, out: () => undefined });
     const healthy = await qwenDoctor(ctx);
@@ -48,11 +54,8 @@ describe("doctor for Qwen Code", () => {
   });
 
   it("checks the project's check against the shorter Stop timeout of two installs", async () => {
-    const cwd = join(root, "two", "project");
-    const home = join(root, "two", "home");
-    mkdirSync(cwd, { recursive: true });
-    mkdirSync(home, { recursive: true });
-    const ctx = { cwd, home, env: {} };
+    const ctx = world("two");
+    const { cwd, home } = ctx;
     writeFileSync(
       join(cwd, "todo-continuation.config.json"),
       JSON.stringify({ verify: { command: "true", timeoutMs: 20_000 } }),
@@ -73,11 +76,8 @@ describe("doctor for Qwen Code", () => {
   });
 
   it("flags a user install from a copy of the package that handles every event itself", async () => {
-    const cwd = join(root, "old", "project");
-    const home = join(root, "old", "home");
-    mkdirSync(cwd, { recursive: true });
-    mkdirSync(home, { recursive: true });
-    const ctx = { cwd, home, env: {} };
+    const ctx = world("old");
+    const { cwd, home } = ctx;
     // An older copy's hook entry: its --help lacks the line of a version with claims.
     const old = join(root, "old", "global", "todo-continuation", "dist", "hook", "main.cjs");
     mkdirSync(join(old, ".."), { recursive: true });
