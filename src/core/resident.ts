@@ -8,3 +8,33 @@ export const RESIDENT = Symbol.for("todo-continuation.resident-hook-server");
 export function inResidentServer(): boolean {
   return (globalThis as Record<symbol, unknown>)[RESIDENT] === true;
 }
+
+/**
+ * Set on `globalThis` by the resident hook server while it runs an event: the work the event
+ * left for after its answer (see {@link afterAnswer}). The server runs it once the answer is
+ * sent, before it takes the next event.
+ */
+export const AFTER_ANSWER = Symbol.for("todo-continuation.after-answer");
+
+/** The queue of the event the resident server is running, or null outside one. */
+function answerQueue(): (() => void)[] | null {
+  const queue = (globalThis as Record<symbol, unknown>)[AFTER_ANSWER];
+  return Array.isArray(queue) ? queue : null;
+}
+
+/** Whether {@link afterAnswer} would take a task now (an event of the resident server runs). */
+export function answerPending(): boolean {
+  return answerQueue() !== null;
+}
+
+/**
+ * Leaves `task` for after the event's answer is sent, where the host waits for nothing: only
+ * work the answer does not depend on (removing a file nothing reads). False when no resident
+ * server's event runs: the caller does the work now.
+ */
+export function afterAnswer(task: () => void): boolean {
+  const queue = answerQueue();
+  if (queue === null) return false;
+  queue.push(task);
+  return true;
+}

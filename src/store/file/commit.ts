@@ -9,6 +9,7 @@ import {
 import type { RawDocument } from "./documents.js";
 import type { PreparedLogAppend } from "./log.js";
 import { preserveCopy } from "./preserve.js";
+import { holdForLater, release, releaseLater } from "./release-later.js";
 
 /** One document a transaction replaces. */
 export interface DocumentWrite {
@@ -68,6 +69,8 @@ export function commitTransaction(
   const temps: string[] = [];
   const copies = new Map<string, string>();
   const renamed: DocumentWrite[] = [];
+  /** Second names of replaced files, removed after the answer (see `release-later.ts`). */
+  const held: string[] = [];
   let log: PreparedLogAppend | null = null;
   let markerCreated = false;
   /** Every temporary was renamed into place: none is left to remove. */
@@ -94,6 +97,8 @@ export function commitTransaction(
         probe?.("marker-created");
       }
       for (const write of writes.documents) {
+        const hold = write.previous.exists ? holdForLater(write.path) : null;
+        if (hold !== null) held.push(hold);
         renameSync(tempPathFor(write.path, tag), write.path);
         renamed.push(write);
         probe?.("document-renamed");
@@ -107,6 +112,8 @@ export function commitTransaction(
       throw error;
     }
   } finally {
+    // A failed commit put the old files back: their second names go now.
+    if (!committed) for (const hold of held) release(hold);
     try {
       log?.dispose();
     } catch {
@@ -123,7 +130,11 @@ export function commitTransaction(
   }
   const touched = writes.documents.map((w) => w.path);
   if (writes.stop !== null) touched.push(writes.stop.path);
-  syncDirsOf(touched, dirs);
+  try {
+    syncDirsOf(touched, dirs);
+  } finally {
+    for (const hold of held) releaseLater(hold);
+  }
 }
 
 /** Puts back what a failed commit changed, newest first; best effort, the first error wins. */

@@ -13,6 +13,7 @@ import {
 import { join } from "node:path";
 import { RESIDENT } from "../../../core/resident.js";
 import { type HookIo, textStream } from "../process.js";
+import { openAfterAnswer, runAfterAnswer } from "./after-answer.js";
 import { collectBetweenEvents } from "./gc-between-events.js";
 import { bundleFilesOf, HostBundles } from "./host-bundles.js";
 import {
@@ -171,6 +172,8 @@ async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; re
     cwd: question.cwd,
   };
   let code = 0;
+  // What the event leaves for after its answer (a replaced document's old file): `answer` runs it.
+  openAfterAnswer();
   try {
     const runWith = modules.runHookWith as (
       host: string,
@@ -259,6 +262,8 @@ async function answer(nonce: string): Promise<void> {
   events += 1;
   const { answer, restore } = await run(question);
   send(nonce, answer);
+  // In the event's folder still: what it left to do names its files as it knew them.
+  runAfterAnswer();
   restore();
   // Later, not now: the hook that was answered is exiting, and on a machine of few cores the
   // next instance's set-up would take its time from that exit.
