@@ -24,6 +24,7 @@ import { benchHookProcess } from "./hook.js";
 import { benchHookLatency, LATENCY_HOSTS, type LatencyHost } from "./hook-latency.js";
 import { benchIdleToNudge } from "./idle.js";
 import { benchPiToolCall } from "./pi.js";
+import { benchReleaseAfterAnswer } from "./release-after-answer.js";
 import { pairedDifference, pairedRatio, percentile, summarizeRuns } from "./stats.js";
 
 /** One measured figure; `target` and `ok` are null where the issue set no target. */
@@ -312,6 +313,31 @@ async function fileStoreRows(runs: number): Promise<void> {
       target: "<= 1.3",
       ok: ratio <= 1.3,
     });
+
+    say("file store: a replaced document's old file freed after the answer vs in the commit...");
+    for (const documents of [1, 2] as const) {
+      const inServer: number[][] = [];
+      const inPlace: number[][] = [];
+      for (let r = 0; r < Math.max(3, runs - 2); r++) {
+        const one = await benchReleaseAfterAnswer({
+          dir,
+          iterations: quick ? 20 : 60,
+          documents,
+          pauseMs: 20,
+        });
+        inServer.push(one.inServer);
+        inPlace.push(one.inPlace);
+      }
+      micro(`filestore.replace.${documents}_docs.freed_after_answer`, inServer);
+      micro(`filestore.replace.${documents}_docs.freed_in_commit`, inPlace);
+      add({
+        name: `filestore.replace.${documents}_docs.freed_after_answer.ratio`,
+        value: round(summarizeRuns(inServer).p50 / summarizeRuns(inPlace).p50),
+        unit: "x",
+        target: null,
+        ok: null,
+      });
+    }
 
     say("file store lock: 8 processes on one scope...");
     const lock = await benchLockWait({ processes: 8, durationMs: quick ? 1_000 : 3_000, dir });
