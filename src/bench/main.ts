@@ -24,7 +24,7 @@ import { benchHookProcess } from "./hook.js";
 import { benchHookLatency, LATENCY_HOSTS, type LatencyHost } from "./hook-latency.js";
 import { benchIdleToNudge } from "./idle.js";
 import { benchPiToolCall } from "./pi.js";
-import { benchReleaseAfterAnswer } from "./release-after-answer.js";
+import { benchServerCommit } from "./server-commit.js";
 import { pairedDifference, pairedRatio, percentile, summarizeRuns } from "./stats.js";
 
 /** One measured figure; `target` and `ok` are null where the issue set no target. */
@@ -314,24 +314,28 @@ async function fileStoreRows(runs: number): Promise<void> {
       ok: ratio <= 1.3,
     });
 
-    say("file store: a replaced document's old file freed after the answer vs in the commit...");
+    say("file store: a commit as the resident hook server runs it vs in a hook's own process...");
     for (const documents of [1, 2] as const) {
       const inServer: number[][] = [];
+      const afterAnswer: number[][] = [];
       const inPlace: number[][] = [];
       for (let r = 0; r < Math.max(3, runs - 2); r++) {
-        const one = await benchReleaseAfterAnswer({
+        const one = await benchServerCommit({
           dir,
           iterations: quick ? 20 : 60,
           documents,
           pauseMs: 20,
         });
         inServer.push(one.inServer);
+        afterAnswer.push(one.afterAnswer);
         inPlace.push(one.inPlace);
       }
-      micro(`filestore.replace.${documents}_docs.freed_after_answer`, inServer);
-      micro(`filestore.replace.${documents}_docs.freed_in_commit`, inPlace);
+      const row = `filestore.replace.${documents}_docs`;
+      micro(`${row}.server_event`, inServer);
+      micro(`${row}.server_event.after_answer`, afterAnswer);
+      micro(`${row}.own_process`, inPlace);
       add({
-        name: `filestore.replace.${documents}_docs.freed_after_answer.ratio`,
+        name: `${row}.server_event.ratio`,
         value: round(summarizeRuns(inServer).p50 / summarizeRuns(inPlace).p50),
         unit: "x",
         target: null,

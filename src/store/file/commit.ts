@@ -7,6 +7,7 @@ import {
   writeDurably,
 } from "./atomic.js";
 import type { RawDocument } from "./documents.js";
+import { flushFoldersLater } from "./flush-later.js";
 import type { PreparedLogAppend } from "./log.js";
 import { preserveCopy } from "./preserve.js";
 import { holdForLater, release, releaseLater } from "./release-later.js";
@@ -130,8 +131,10 @@ export function commitTransaction(
   }
   const touched = writes.documents.map((w) => w.path);
   if (writes.stop !== null) touched.push(writes.stop.path);
+  // In a resident server's event, after the answer (see `flush-later.ts`).
+  const later = writes.stop === null && log?.flushes !== true && flushFoldersLater(touched);
   try {
-    syncDirsOf(touched, dirs);
+    if (!later) syncDirsOf(touched, dirs);
   } finally {
     for (const hold of held) releaseLater(hold);
   }

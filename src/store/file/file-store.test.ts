@@ -17,7 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyState } from "../../core/engine/state.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import { emptyList } from "../../core/todo/model.js";
-import type { DecisionLogEntry, Scope, TodoList } from "../../core/types.js";
+import type { Scope, TodoList } from "../../core/types.js";
 import { runStoreContract } from "../contract.js";
 import { tempPathFor } from "./atomic.js";
 import { createFileStore, type FileStore, type FileStoreOptions } from "./file-store.js";
@@ -26,6 +26,7 @@ import { logFlushProbe } from "./log.js";
 import { SWEEP_MARKER } from "./orphans.js";
 import { type ScopePaths, scopePaths } from "./paths.js";
 import { preservedCopies } from "./preserve.js";
+import { entry, list } from "./test-support/fixtures.js";
 
 /** Lets the event loop turn, so a store releases the lock it keeps between transactions. */
 function settle(): Promise<void> {
@@ -58,31 +59,6 @@ const CHANNEL = resolveScope({
   thread: "17",
 })!;
 const CRON = resolveScope({ kind: "cron", jobId: "nightly" })!;
-
-function list(...contents: string[]): TodoList {
-  return {
-    todos: contents.map((content) => ({ content, status: "pending" })),
-    phases: [],
-    nextId: 1,
-  };
-}
-
-function entry(at: number): DecisionLogEntry {
-  return {
-    at,
-    action: "skip",
-    reason: "stagnation",
-    episodeId: null,
-    autoTurns: 0,
-    tokens: 0,
-    stagnation: 2,
-    actionable: 1,
-    blocked: 0,
-    nudgeChars: null,
-    nudgeTokens: null,
-    trigger: "idle",
-  };
-}
 
 /** A pid that certainly belonged to a process that has exited. */
 function deadPid(): number {

@@ -254,6 +254,11 @@ export function numberEntries(
  * document of the transaction changes.
  */
 export interface PreparedLogAppend {
+  /**
+   * Whether `commit` flushes the log to disk (a rotation, or an append the state's journal does
+   * not keep): then the documents' folders are flushed with it, never after the answer.
+   */
+  readonly flushes: boolean;
   commit(): void;
   undo(): void;
   dispose(): void;
@@ -304,6 +309,7 @@ export function prepareLogAppend(
   }
   let committed = false;
   return {
+    flushes: flush,
     commit() {
       committed = true;
       // A line torn by a crash is closed off so the next entry starts clean.
@@ -347,6 +353,7 @@ function prepareRotation(
   }
   let committed = false;
   return {
+    flushes: true,
     commit() {
       if (!current.unusable && current.bytes !== null) {
         keepGeneration(path, previousTemp, current.bytes);

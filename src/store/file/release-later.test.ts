@@ -6,36 +6,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyState } from "../../core/engine/state.js";
 import { AFTER_ANSWER } from "../../core/resident.js";
 import { resolveScope } from "../../core/scope/scope.js";
-import type { TodoList } from "../../core/types.js";
 import { commitProbe } from "./commit.js";
 import { createFileStore, type FileStore } from "./file-store.js";
 import { removeOrphanedTemps, SWEEP_INTERVAL_MS } from "./orphans.js";
 import { scopePaths } from "./paths.js";
 import { holdForLater } from "./release-later.js";
+import { inServerEvent, list } from "./test-support/fixtures.js";
 
 const SCOPE = resolveScope({ kind: "cron", jobId: "release" })!;
 const globals = globalThis as Record<symbol, unknown>;
-
-function list(...contents: string[]): TodoList {
-  return {
-    todos: contents.map((content) => ({ content, status: "pending" })),
-    phases: [],
-    nextId: 1,
-  };
-}
-
-/** As the resident server does around an event: a queue, drained after the answer. */
-function inServerEvent(): { drain(): number } {
-  const queue: (() => void)[] = [];
-  globals[AFTER_ANSWER] = queue;
-  return {
-    drain() {
-      delete globals[AFTER_ANSWER];
-      for (const task of queue) task();
-      return queue.length;
-    },
-  };
-}
 
 /** The temporaries beside the scope's documents. */
 function temporaries(store: FileStore): string[] {
