@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { emptyState } from "../core/engine/state.js";
+import { FLUSH_BESIDE } from "../core/resident.js";
 import { resolveScope } from "../core/scope/scope.js";
 import type { TodoList } from "../core/types.js";
 import { openAfterAnswer, runAfterAnswer } from "../hosts/hook-kit/server/after-answer.js";
+import { startFlushHelper } from "../hosts/hook-kit/server/flush-helper.js";
 import { createFileStore } from "../store/file/file-store.js";
 
 /**
  * A stop's commit as the resident hook server runs it (a replaced document's old file freed and
- * the folders flushed after the answer: `release-later.ts`, `flush-later.ts`) against the same
+ * the folders flushed after the answer: `release-later.ts`, `flush-later.ts`; two documents'
+ * temporaries flushed side by side on the server's helper thread: `flush-helper.ts`) against the same
  * commit in a hook's own process (everything in the commit), interleaved, each after the pause
  * hooks have between events. Microseconds per commit, each variant's, and the server's work
  * after the answer, timed apart: the hook does not wait for it, the machine does it all the same.
@@ -41,12 +44,19 @@ export async function benchServerCommit(options: {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const out: ServerCommitBench = { inServer: [], afterAnswer: [], inPlace: [] };
   const since = (start: bigint) => Number(process.hrtime.bigint() - start) / 1000;
+  const helper = startFlushHelper();
+  const globals = globalThis as Record<symbol, unknown>;
   try {
+    // As the server starts it: before any event, so it waits when the first one comes.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await store.transact(scope, () => ({ todos: list(0), state: emptyState(), result: null }));
     for (let i = 0; i < 2 * options.iterations; i++) {
       const inServer = i % 2 === 1;
       Atomics.wait(pause, 0, 0, options.pauseMs);
-      if (inServer) openAfterAnswer();
+      if (inServer) {
+        openAfterAnswer();
+        globals[FLUSH_BESIDE] = helper.flushBeside;
+      }
       const start = process.hrtime.bigint();
       // A new state each time, as a stop's nudge makes (a stop marker's change is left out: it
       // keeps the folders' flush in the commit).
@@ -56,6 +66,7 @@ export async function benchServerCommit(options: {
         result: null,
       }));
       (inServer ? out.inServer : out.inPlace).push(since(start));
+      delete globals[FLUSH_BESIDE];
       if (inServer) {
         const after = process.hrtime.bigint();
         runAfterAnswer();
@@ -64,6 +75,8 @@ export async function benchServerCommit(options: {
     }
     return out;
   } finally {
+    delete globals[FLUSH_BESIDE];
+    await helper.stop();
     await store.close();
     rmSync(work, { recursive: true, force: true });
   }

@@ -38,3 +38,21 @@ export function afterAnswer(task: () => void): boolean {
   queue.push(task);
   return true;
 }
+
+/**
+ * Set on `globalThis` by the resident hook server: hands a file's flush to a helper thread, so
+ * a commit of two documents flushes both at once (see `flushFiles` in the file store).
+ */
+export const FLUSH_BESIDE = Symbol.for("todo-continuation.flush-beside");
+
+/**
+ * Starts flushing the file open at `fd` elsewhere and returns the wait for it, which throws the
+ * flush's error; null when it cannot be handed over (the caller flushes the file itself).
+ */
+export type FlushBeside = (fd: number) => (() => void) | null;
+
+/** The resident server's helper, or null outside the server. */
+export function flushBeside(): FlushBeside | null {
+  const helper = (globalThis as Record<symbol, unknown>)[FLUSH_BESIDE];
+  return typeof helper === "function" ? (helper as FlushBeside) : null;
+}

@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { randomHex } from "../../core/hash/random-hex.js";
+import { flushBeside } from "../../core/resident.js";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | O_NOFOLLOW;
@@ -53,6 +54,53 @@ export function writeDurably(path: string, bytes: Uint8Array, mode = 0o666): voi
     }
   } catch (error) {
     discard(path);
+    throw error;
+  }
+}
+
+/**
+ * Writes and flushes each of `files` as {@link writeDurably} does. In the resident hook server,
+ * with more than one, the first file's flush runs on its helper thread while this one flushes the
+ * rest (`flush-helper.ts` in the server): their journal commits come together, not one after the
+ * other. Whatever fails, no file of them is left behind.
+ */
+export function writeEachDurably(files: readonly { path: string; bytes: Uint8Array }[]): void {
+  const beside = files.length > 1 ? flushBeside() : null;
+  if (beside === null) {
+    for (const file of files) writeDurably(file.path, file.bytes);
+    return;
+  }
+  const fds: number[] = [];
+  try {
+    try {
+      for (const file of files) {
+        try {
+          fds.push(openSync(file.path, TEMP_FLAGS, 0o666));
+        } catch (error) {
+          throw symlinkRefusal(file.path, error);
+        }
+        writeAll(fds[fds.length - 1] as number, file.bytes);
+      }
+      const wait = beside(fds[0] as number);
+      let failure: { error: unknown } | null = null;
+      try {
+        for (const fd of wait === null ? fds : fds.slice(1)) fsyncSync(fd);
+      } catch (error) {
+        failure = { error };
+      }
+      // Always waited for: the helper's descriptor stays open until its flush is over.
+      try {
+        wait?.();
+      } catch (error) {
+        failure ??= { error };
+      }
+      if (failure !== null) throw failure.error;
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
+  } catch (error) {
+    // Only those it made: a name it could not open (a symlink planted there) is not its own.
+    for (const file of files.slice(0, fds.length)) discard(file.path);
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import {
   syncDirsOf,
   tempPathFor,
   writeDurably,
+  writeEachDurably,
 } from "./atomic.js";
 import type { RawDocument } from "./documents.js";
 import { flushFoldersLater } from "./flush-later.js";
@@ -77,11 +78,12 @@ export function commitTransaction(
   /** Every temporary was renamed into place: none is left to remove. */
   let committed = false;
   try {
-    for (const write of writes.documents) {
-      const temp = tempPathFor(write.path, tag);
-      temps.push(temp);
-      writeDurably(temp, write.bytes);
-    }
+    const files = writes.documents.map((write) => ({
+      path: tempPathFor(write.path, tag),
+      bytes: write.bytes,
+    }));
+    temps.push(...files.map((file) => file.path));
+    writeEachDurably(files);
     for (const write of writes.documents) {
       if (!write.preserve || !write.previous.exists) continue;
       const copy = preserveCopy(write.path);

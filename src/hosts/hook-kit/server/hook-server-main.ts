@@ -11,9 +11,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { RESIDENT } from "../../../core/resident.js";
+import { FLUSH_BESIDE, RESIDENT } from "../../../core/resident.js";
 import { type HookIo, textStream } from "../process.js";
 import { openAfterAnswer, runAfterAnswer } from "./after-answer.js";
+import { startFlushHelper } from "./flush-helper.js";
 import { collectBetweenEvents } from "./gc-between-events.js";
 import { bundleFilesOf, HostBundles } from "./host-bundles.js";
 import {
@@ -358,6 +359,10 @@ function main(): void {
     exit();
   }
   ownPid = true;
+  try {
+    // Started before any event (a thread's start takes milliseconds); none means one by one.
+    (globalThis as Record<symbol, unknown>)[FLUSH_BESIDE] = startFlushHelper().flushBeside;
+  } catch {}
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, exit);
   // An error no event caught: this process's state is unknown, so it serves no more.
   process.on("uncaughtException", exit);
