@@ -41,7 +41,7 @@ export function afterAnswer(task: () => void): boolean {
 
 /**
  * Set on `globalThis` by the resident hook server: hands a file's flush to a helper thread, so
- * a commit of two documents flushes both at once (see `flushFiles` in the file store).
+ * a commit of two documents flushes both at once (`writeEachDurably` in the file store).
  */
 export const FLUSH_BESIDE = Symbol.for("todo-continuation.flush-beside");
 
