@@ -3,22 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { DecisionLogEntry } from "../../core/types.js";
 import { JOURNAL_LIMIT, journalEntries, type LogJournal, nextJournal } from "./journal.js";
 import { type NumberedEntry, numberEntries } from "./log.js";
+import { entry as stagnationSkip } from "./test-support/fixtures.js";
 
 function entry(at: number): DecisionLogEntry {
-  return {
-    at,
-    action: "skip",
-    reason: "stagnation",
-    episodeId: null,
-    autoTurns: 0,
-    tokens: 0,
-    stagnation: 0,
-    actionable: 1,
-    blocked: 0,
-    nudgeChars: null,
-    nudgeTokens: null,
-    trigger: "idle",
-  };
+  return stagnationSkip(at, { stagnation: 0 });
 }
 
 /**

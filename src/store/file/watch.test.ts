@@ -12,6 +12,7 @@ import type { DecisionLogEntry, Scope } from "../../core/types.js";
 import { createFileStore, type FileStore } from "./index.js";
 import { scopePaths } from "./paths.js";
 import { preserveCopy } from "./preserve.js";
+import { entry } from "./test-support/fixtures.js";
 import { type ScopeChanges, scopeKeyOfFile, type WatchStatus, watchFileStore } from "./watch.js";
 
 describe("scopeKeyOfFile", () => {
@@ -85,20 +86,7 @@ describe("scopeKeyOfFile", () => {
 });
 
 function logEntry(at: number): DecisionLogEntry {
-  return {
-    at,
-    action: "skip",
-    reason: "stagnation",
-    episodeId: null,
-    autoTurns: 0,
-    tokens: 0,
-    stagnation: 0,
-    actionable: 1,
-    blocked: 0,
-    nudgeChars: null,
-    nudgeTokens: null,
-    trigger: "idle",
-  };
+  return entry(at, { stagnation: 0 });
 }
 
 /** Collects what a watch reports: how often each key was named, and "all"s. */

@@ -23,7 +23,8 @@ export function runAfterAnswer(): number {
     try {
       task();
     } catch {
-      // Best effort: what it left (a file's second name) is an orphan the store sweeps.
+      // Best effort: a second name left is an orphan the store sweeps; a folder not flushed
+      // now is by the next commit in it (or the system's own writeback).
     }
   }
   return queue.length;

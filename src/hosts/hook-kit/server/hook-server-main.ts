@@ -173,7 +173,8 @@ async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; re
     cwd: question.cwd,
   };
   let code = 0;
-  // What the event leaves for after its answer (a replaced document's old file): `answer` runs it.
+  // What the event leaves for after its answer (a replaced document's old file, its folders'
+  // flush): `answer` runs it.
   openAfterAnswer();
   try {
     const runWith = modules.runHookWith as (

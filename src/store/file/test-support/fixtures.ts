@@ -10,8 +10,8 @@ export function list(...contents: string[]): TodoList {
   };
 }
 
-/** A decision-log entry (a skip for stagnation) made at `at`. */
-export function entry(at: number): DecisionLogEntry {
+/** A decision-log entry (a skip for stagnation) made at `at`, with `fields` changed. */
+export function entry(at: number, fields: Partial<DecisionLogEntry> = {}): DecisionLogEntry {
   return {
     at,
     action: "skip",
@@ -25,6 +25,7 @@ export function entry(at: number): DecisionLogEntry {
     nudgeChars: null,
     nudgeTokens: null,
     trigger: "idle",
+    ...fields,
   };
 }
 
