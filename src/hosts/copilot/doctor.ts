@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { DoctorCheck, DoctorFinding } from "../doctor.js";
+import type { DoctorCheck } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { homeOf, notInstalledFinding } from "../hook-kit/doctor-files.js";
 import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
-import { versionFinding } from "../hook-kit/doctor-version.js";
+import { missingProgram, versionFindings } from "../hook-kit/doctor-version.js";
 import { sqliteFallback } from "../hook-kit/sqlite-read.js";
 import { HOST_HOOK_LIMITS } from "../hook-kit/timeout.js";
 import { detectVersion } from "../hook-kit/version.js";
@@ -12,21 +12,44 @@ import { COPILOT_HOOKS_FILE, copilotHooksDir, isOurHooksFile, twiceInstalled } f
 
 const HOST = "copilot";
 const COPILOT_DEFAULT_MS = HOST_HOOK_LIMITS.copilot.defaultMs;
-/** The release whose hooks and todo table were measured (docs/copilot.md). */
-export const MIN_COPILOT_VERSION = "1.0.102";
+/**
+ * The oldest release the end-to-end suite runs (docs/copilot.md): the first with a Linux build
+ * since 1.0.10, from which a repository's hooks run in prompt mode too.
+ */
+export const MIN_COPILOT_VERSION = "1.0.11";
 
 type OurHooks = Record<string, { bash: string; timeoutSec?: unknown }[]>;
 
-/** The command a hooks file of ours runs (`"<node>" "<entry>" hook copilot ... --event <e>`). */
-function commandOf(text: string): string {
-  return Object.values((JSON.parse(text) as { hooks: OurHooks }).hooks)[0]?.[0]?.bash ?? "";
+/**
+ * What a hooks file of ours holds: the command it runs (`"<node>" "<entry>" hook copilot ...
+ * --event <e>`) and `agentStop`'s timeout in ms (Copilot's default when it writes none).
+ */
+function ourHooks(text: string): { command: string; stopMs: number } {
+  const hooks = (JSON.parse(text) as { hooks: OurHooks }).hooks;
+  const seconds = hooks.agentStop?.[0]?.timeoutSec;
+  const stopMs = typeof seconds === "number" && seconds > 0 ? seconds * 1000 : COPILOT_DEFAULT_MS;
+  return { command: Object.values(hooks)[0]?.[0]?.bash ?? "", stopMs };
 }
 
-/** `agentStop`'s timeout in a hooks file of ours, in ms; null when it writes none. */
-function stopTimeoutMs(text: string): number | null {
-  const seconds = (JSON.parse(text) as { hooks: OurHooks }).hooks.agentStop?.[0]?.timeoutSec;
-  return typeof seconds === "number" && seconds > 0 ? seconds * 1000 : null;
-}
+const GATE = {
+  host: HOST,
+  name: "Copilot CLI",
+  min: MIN_COPILOT_VERSION,
+  minReason: "the oldest tested",
+  missing: missingProgram("hooks are", "copilot", "npm install -g @github/copilot"),
+  upgrade: "copilot update",
+  // Measured on 1.0.40 and 1.0.48 (docs/copilot.md); 1.0.49 loads them once the folder is trusted.
+  flaws: [
+    {
+      from: "1.0.40",
+      fixedIn: "1.0.49",
+      target: "project",
+      liftedBy: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true",
+      message: `runs a repository's hooks in prompt mode (\`copilot -p\`) only with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true: such runs are never nudged`,
+      fix: "copilot update (or install with --user, or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true)",
+    },
+  ],
+};
 
 /**
  * Copilot CLI: its version, and for each hooks file `install copilot` wrote:
@@ -44,22 +67,8 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
   if (version === null && files.length === 0) return [];
   const say = (check: string, ok: boolean, message: string, fix: string) =>
     findings.push({ host: HOST, check, ok, message, ...(ok ? {} : { fix }) });
-  const findings: DoctorFinding[] = [
-    versionFinding(
-      {
-        host: HOST,
-        name: "Copilot CLI",
-        min: MIN_COPILOT_VERSION,
-        minReason: "the oldest tested",
-        missing: {
-          message: "the hooks are installed, but no `copilot` on PATH answers `copilot --version`",
-          fix: "npm install -g @github/copilot",
-        },
-        upgrade: "copilot update",
-      },
-      version,
-    ),
-  ];
+  const targets = files.map((f) => f.target);
+  const findings = versionFindings(GATE, version, { env: ctx.env, targets });
   if (files.length === 0) {
     findings.push(notInstalledFinding(HOST, "hooks", "hooks file"));
     return findings;
@@ -68,12 +77,12 @@ export const copilotDoctor: DoctorCheck = async (ctx) => {
     const paths = files.map((f) => f.path);
     say("hooks", false, twiceInstalled(paths), "todo-continuation uninstall copilot --user");
   }
-  for (const file of files) {
+  const stops = files.map((f) => ({ ...f, ...ourHooks(f.text) }));
+  for (const file of stops) {
     const fix = `todo-continuation install copilot --${file.target}`;
-    findings.push(await hookStartsFinding(HOST, commandOf(file.text), file.path, fix, ctx));
+    findings.push(await hookStartsFinding(HOST, file.command, file.path, fix, ctx));
   }
   // The project's config and check, against the shortest agentStop timeout installed (it cuts first).
-  const stops = files.map((f) => ({ ...f, stopMs: stopTimeoutMs(f.text) ?? COPILOT_DEFAULT_MS }));
   const shortest = shortestStop(stops);
   const reinstall = `todo-continuation install copilot --${shortest?.target ?? "project"}`;
   if (shortest !== null) findings.push(...verifyFindings(HOST, ctx, shortest.stopMs, reinstall));

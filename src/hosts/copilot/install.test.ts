@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -179,5 +187,51 @@ describe("copilotDoctor", () => {
     expect(hooks?.ok).toBe(false);
     expect(hooks?.message).toContain(join(root, "pkg", "dist", "hook", "main.cjs"));
     expect(findings.find((f) => f.check === "version")?.ok).toBe(false);
+  });
+
+  /** A folder with a `copilot` that answers `--version` as that release does. */
+  function copilotOnPath(root: string, version: string): string {
+    const bin = join(root, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "copilot"), `#!/bin/sh\necho "GitHub Copilot CLI ${version}."\n`);
+    chmodSync(join(bin, "copilot"), 0o755);
+    return bin;
+  }
+
+  it("says when the release cannot run a repository's hooks in prompt mode, and how to get round it", async () => {
+    const { project, home, base, root } = fixture();
+    await installCopilot(base);
+    const doctor = async (version: string, extra: Record<string, string> = {}) => {
+      const env = { HOME: home, PATH: copilotOnPath(root, version), ...extra };
+      return (await copilotDoctor({ cwd: project, home, env })).filter(
+        (f) => f.check === "version",
+      );
+    };
+    for (const version of ["1.0.40", "1.0.48"]) {
+      const [gate, flaw] = await doctor(version);
+      expect(gate?.ok).toBe(true);
+      expect(flaw?.ok).toBe(false);
+      expect(flaw?.message).toBe(
+        `Copilot CLI ${version} runs a repository's hooks in prompt mode (\`copilot -p\`) only with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true: such runs are never nudged`,
+      );
+      expect(flaw?.fix).toMatch(/^copilot update/);
+    }
+    for (const version of ["1.0.11", "1.0.39", "1.0.49", "1.0.102"]) {
+      expect((await doctor(version)).map((f) => f.ok)).toEqual([true]);
+    }
+    const lifted = await doctor("1.0.44", { GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS: "true" });
+    expect(lifted.map((f) => f.ok)).toEqual([true]);
+    const [old] = await doctor("1.0.10");
+    expect(old?.message).toBe("Copilot CLI 1.0.10 is older than 1.0.11, the oldest tested");
+  });
+
+  it("does not name the prompt-mode flaw for an install for the user (Copilot runs those)", async () => {
+    const { project, home, base, root } = fixture();
+    await installCopilot({ ...base, target: "user" });
+    const env = { HOME: home, PATH: copilotOnPath(root, "1.0.44") };
+    const findings = await copilotDoctor({ cwd: project, home, env });
+    // The doctor found the user's file (it checks its command), and names no flaw for it.
+    expect(findings.filter((f) => f.check === "loadable")).toHaveLength(1);
+    expect(findings.filter((f) => f.check === "version").map((f) => f.ok)).toEqual([true]);
   });
 });

@@ -101,7 +101,7 @@ export async function installCopilot(
     out(`Note: ${twiceInstalled([path, other])}`);
   if (changes.length > 0) {
     out(
-      "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true).",
+      "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true); in prompt mode (copilot -p), 1.0.40 to 1.0.48 load them only with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true.",
     );
   }
   return { hooksPath: path, changes };

@@ -6,7 +6,7 @@ import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { homeOf, isFile, notWritable } from "../hook-kit/doctor-files.js";
 import { loadProblem } from "../hook-kit/doctor-load.js";
 import { projectConfigFindings } from "../hook-kit/doctor-verify.js";
-import { versionFinding } from "../hook-kit/doctor-version.js";
+import { missingProgram, versionFinding } from "../hook-kit/doctor-version.js";
 import { detectVersion } from "../hook-kit/version.js";
 import { openCodeConfigDir, twiceInstalled } from "./install.js";
 import { PLUGIN_HOSTS, type PluginHost, pluginMarker } from "./plugin-hosts.js";
@@ -84,10 +84,11 @@ async function checkPluginHost(host: PluginHost, ctx: DoctorContext): Promise<Do
         name: host.title,
         min: host.minVersion,
         minReason: "the oldest tested",
-        missing: {
-          message: `the plugin is installed, but no \`${host.bin}\` on PATH answers \`${host.bin} --version\``,
-          fix: `put ${host.title} on PATH (${host.installHint})`,
-        },
+        missing: missingProgram(
+          "plugin is",
+          host.bin,
+          `put ${host.title} on PATH (${host.installHint})`,
+        ),
         upgrade: `${host.bin} upgrade`,
       },
       version,

@@ -32,7 +32,15 @@ import {
   toolCallReply,
 } from "../support/openai-server.js";
 import { waitFor } from "../support/wait-for.js";
-import { copilotBin, copilotEnv as copilotEnvFor, sql } from "./copilot-host.js";
+import {
+  type CopilotRun,
+  copilotBin,
+  copilotEnv as copilotEnvFor,
+  decisionsOfLastSession as decisionsOfLast,
+  runCopilotWith,
+  sql,
+  workedOffInTwoNudges,
+} from "./copilot-host.js";
 
 /** The command our hooks file runs for `event`, as Copilot runs it (bash). */
 function installedCommand(dir: string, event: string): string {
@@ -53,39 +61,13 @@ function promptOf(request: ChatRequest): string | null {
 
 const copilotEnv = () => copilotEnvFor(root, model.baseURL, storeDir);
 
-type CopilotRun = { code: number | null; signal: NodeJS.Signals | null; output: string };
-
-/**
- * Runs `copilot -p` to the end without blocking this process (the model server lives here).
- * It gets its own process group, signalled as a terminal would: the npm loader runs the
- * native binary as a child, which a signal to the loader alone would leave running.
- */
 function runCopilot(
   prompt: string,
   extra: string[] = [],
   onStart: (signal: (name: NodeJS.Signals) => void) => void = () => {},
   cwd: string = project,
 ): Promise<CopilotRun> {
-  return new Promise((resolve) => {
-    const child = spawn(copilotBin(), ["-p", prompt, "--allow-all-tools", ...extra], {
-      cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: copilotEnv(),
-      detached: true,
-    });
-    const signal = (name: NodeJS.Signals) => {
-      if (child.pid !== undefined) process.kill(-child.pid, name);
-    };
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => signal("SIGTERM"), 240_000);
-    child.on("exit", (code, signalName) => {
-      clearTimeout(timer);
-      resolve({ code, signal: signalName, output });
-    });
-    onStart(signal);
-  });
+  return runCopilotWith(copilotBin(), { prompt, cwd, env: copilotEnv(), extra }, onStart);
 }
 
 /**
@@ -196,29 +178,7 @@ async function decisionsOf(sessionId: string): Promise<string[]> {
 }
 
 /** The decisions of the only session the store holds for Copilot, as `skip:<reason>` or `inject`. */
-async function decisionsOfLastSession(): Promise<string[]> {
-  const sessions = execFileSync("ls", [join(root, "copilot-home", "session-state")], {
-    encoding: "utf8",
-  })
-    .split("\n")
-    .filter((s) => /^[0-9a-f-]{36}$/.test(s));
-  const store = createFileStore({ root: storeDir });
-  try {
-    const logs = await Promise.all(
-      sessions.map((sessionId) =>
-        store.readLog(resolveScope({ kind: "session", host: "copilot", sessionId })!),
-      ),
-    );
-    const last =
-      logs
-        .filter((l) => l.length > 0)
-        .sort((a, b) => a[0]!.at - b[0]!.at)
-        .at(-1) ?? [];
-    return last.map((e) => (e.action === "skip" ? `skip:${e.reason}` : e.action));
-  } finally {
-    await store.close();
-  }
-}
+const decisionsOfLastSession = () => decisionsOfLast(root, storeDir);
 
 beforeAll(async () => {
   model = await startOpenAiServer({ fallback: textReply("I have nothing more to add.") });
@@ -238,16 +198,7 @@ afterAll(async () => {
 describe("Copilot CLI hooks against the real Copilot CLI", () => {
   it("blocks the stops of an agent that leaves its todos open, until they are done", async () => {
     model.clearRequests();
-    model.script([
-      sql(
-        "INSERT INTO todos (id, title, status) VALUES ('write-parser', 'Writing the parser', 'in_progress'), ('add-tests', 'Adding tests', 'pending')",
-      ),
-      textReply("Stopping here for now."),
-      sql("UPDATE todos SET status = 'done' WHERE id = 'write-parser'"),
-      textReply("The parser is done."),
-      sql("UPDATE todos SET status = 'done'"),
-      textReply("Everything is done."),
-    ]);
+    model.script(workedOffInTwoNudges());
     const run = await runCopilot("Build the parser and its tests.");
     expect(run.code, run.output).toBe(0);
     expect(await decisionsOfLastSession()).toEqual([
