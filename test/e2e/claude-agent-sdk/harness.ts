@@ -10,7 +10,7 @@ import {
   type ScriptedReply,
   startAnthropicServer,
 } from "../support/anthropic-server.js";
-import { claudeOfflineEnv } from "../support/claude-env.js";
+import { claudeOfflineEnv, seedPluginBlocklist } from "../support/claude-env.js";
 import { ensureHost } from "../support/host-cache.js";
 import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
 
@@ -19,6 +19,11 @@ export { onlySessionLog, readSession } from "../support/claude-session.js";
 
 /** The Claude Agent SDK release these suites are pinned to (it bundles Claude Code 2.1.332). */
 export const AGENT_SDK_VERSION = "0.3.332";
+/**
+ * The oldest release the TodoWrite cases run on: it bundles Claude Code 2.1.75, the oldest the
+ * Claude Code hooks support (each 0.2 and 0.3 release runs the Claude Code 2.1 of its number).
+ */
+export const AGENT_SDK_OLDEST = "0.2.75";
 
 /** What these tests use of a message the SDK yields. */
 export type SdkMessage = Record<string, unknown> & { type: string };
@@ -39,16 +44,17 @@ export function userMessage(content: string): unknown {
   };
 }
 
-let loaded: QueryFn | null = null;
+const loaded = new Map<string, QueryFn>();
 
-/** The real SDK's `query`, imported from the host cache by absolute path. */
-export async function sdkQuery(): Promise<QueryFn> {
-  if (loaded !== null) return loaded;
-  const dir = ensureHost("@anthropic-ai/claude-agent-sdk", AGENT_SDK_VERSION);
+/** The real SDK's `query` of `version`, imported from the host cache by absolute path. */
+export async function sdkQuery(version: string = AGENT_SDK_VERSION): Promise<QueryFn> {
+  const known = loaded.get(version);
+  if (known !== undefined) return known;
+  const dir = ensureHost("@anthropic-ai/claude-agent-sdk", version);
   const entry = join(dir, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs");
   const module = (await import(pathToFileURL(entry).href)) as { query: QueryFn };
-  loaded = module.query;
-  return loaded;
+  loaded.set(version, module.query);
+  return module.query;
 }
 
 export interface Project {
@@ -63,6 +69,8 @@ export function createProject(): Project {
   const home = join(root, "home");
   mkdirSync(dir);
   mkdirSync(join(home, ".claude"), { recursive: true });
+  // The oldest release tested (Claude Code 2.1.75 inside) would fetch it from GitHub.
+  seedPluginBlocklist(join(home, ".claude"));
   execFileSync("git", ["init", "--quiet", dir], { timeout: 60_000 });
   return { dir, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
@@ -154,8 +162,9 @@ export async function runSdk(
   env: Record<string, string>,
   prompt: string,
   options: Record<string, unknown> = {},
+  version: string = AGENT_SDK_VERSION,
 ): Promise<{ messages: SdkMessage[]; error: unknown }> {
-  const query = await sdkQuery();
+  const query = await sdkQuery(version);
   return collect(
     query({
       prompt,

@@ -11,7 +11,11 @@ import {
   type ScriptedReply,
   startAnthropicServer,
 } from "../support/anthropic-server.js";
-import { claudeOfflineEnv, type ToolGeneration } from "../support/claude-env.js";
+import {
+  claudeOfflineEnv,
+  seedPluginBlocklist,
+  type ToolGeneration,
+} from "../support/claude-env.js";
 import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
 
@@ -91,13 +95,7 @@ export function createProject(
   mkdirSync(dir);
   mkdirSync(home);
   execFileSync("git", ["init", "--quiet", dir], { timeout: 60_000 });
-  // Older releases (2.1.75) fetch a plugin blocklist from GitHub unless their cached copy is
-  // under an hour old, whatever CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC says: give them one.
-  mkdirSync(join(home, ".claude", "plugins"), { recursive: true });
-  writeFileSync(
-    join(home, ".claude", "plugins", "blocklist.json"),
-    JSON.stringify({ fetchedAt: new Date().toISOString(), plugins: [] }),
-  );
+  seedPluginBlocklist(join(home, ".claude"));
   if (options.settings !== undefined) {
     mkdirSync(join(dir, ".claude"));
     writeFileSync(join(dir, ".claude", "settings.json"), options.settings);

@@ -1,4 +1,19 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { hookServerEnv } from "./hook-server-setup.js";
+
+/**
+ * Older releases (2.1.75) fetch a plugin blocklist from GitHub unless their cached copy is under
+ * an hour old, whatever CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC says: gives `configDir` (a
+ * `CLAUDE_CONFIG_DIR`, `~/.claude` by default) one.
+ */
+export function seedPluginBlocklist(configDir: string): void {
+  mkdirSync(join(configDir, "plugins"), { recursive: true });
+  writeFileSync(
+    join(configDir, "plugins", "blocklist.json"),
+    JSON.stringify({ fetchedAt: new Date().toISOString(), plugins: [] }),
+  );
+}
 /**
  * Which todo tools the model gets. 2.1.332 offers neither by default:
  * `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` brings the Task tools back, and with
