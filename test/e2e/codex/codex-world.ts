@@ -26,7 +26,7 @@ import { startTrap } from "../support/trap.js";
 import { type AppServer, openAppServer } from "./app-server.js";
 
 /** The Codex CLI release these suites are pinned to. */
-export const CODEX_VERSION = "0.169.0";
+export const CODEX_VERSION = "0.171.0";
 
 /** The built package under test (`npm run test:e2e` builds it first). */
 export const DIST = process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist");
