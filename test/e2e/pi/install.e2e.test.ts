@@ -21,25 +21,20 @@ import {
   createPiWorld,
   lastUserMessage,
   messageText,
+  PI_1X,
   type PiWorld,
   piVersion,
 } from "./pi-world.js";
 
 /**
  * The pi releases `install pi` is proved on: the oldest supported, and the
- * newest 1.x the npm registry serves whole (1.4.0 to 1.5.2 name dependency
- * versions the registry does not have). pi 1.x needs Node 22, installed from
- * npm's `node` package into the same cache.
+ * newest 1.x (`PI_1X`). pi 1.x needs Node 22, installed from npm's `node`
+ * package into the same cache.
  */
 const HOSTS = [
   { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1", node: null, trust: [] },
   // pi 1.x loads a project's .pi/settings.json only once the project is trusted.
-  {
-    pkg: "@earendil-works/pi-coding-agent",
-    version: "1.3.0",
-    node: "22.23.3",
-    trust: ["--approve"],
-  },
+  { ...PI_1X, trust: ["--approve"] },
 ] as const;
 
 let world: PiWorld | null = null;

@@ -15,6 +15,12 @@ import { type OpenAiServer, startOpenAiServer } from "../support/openai-server.j
 
 export const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 export const PI_VERSION = "0.73.1";
+/** pi 1.x as the suites run it beside 0.73.1: its newest release, on the Node 22 it needs. */
+export const PI_1X = {
+  pkg: "@earendil-works/pi-coding-agent",
+  version: "1.6.0",
+  node: "22.23.3",
+} as const;
 export const MODEL = "scripted";
 export const EXTENSION = join(REPO_ROOT, "src", "hosts", "pi", "index.ts");
 

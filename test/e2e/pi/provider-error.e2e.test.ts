@@ -12,6 +12,7 @@ import {
   createPiWorld,
   lastUserMessage,
   messageText,
+  PI_1X,
   type PiWorld,
   piVersion,
 } from "./pi-world.js";
@@ -23,12 +24,7 @@ import {
  */
 const HOSTS = [
   { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1", node: null, args: [] },
-  {
-    pkg: "@earendil-works/pi-coding-agent",
-    version: "1.3.0",
-    node: "22.23.3",
-    args: ["--approve"],
-  },
+  { ...PI_1X, args: ["--approve"] },
 ] as const;
 
 const init = (...items: string[]) =>

@@ -11,6 +11,7 @@ import {
   lastUserMessage,
   MODEL,
   messageText,
+  PI_1X,
   type PiWorld,
   piVersion,
 } from "./pi-world.js";
@@ -18,7 +19,7 @@ import {
 /** The oldest supported pi, and pi 1.x on the Node 22 it needs. */
 const HOSTS = [
   { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1", node: null },
-  { pkg: "@earendil-works/pi-coding-agent", version: "1.3.0", node: "22.23.3" },
+  PI_1X,
 ] as const;
 
 const init = (...items: string[]) =>
