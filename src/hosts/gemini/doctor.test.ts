@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +13,13 @@ function temp(prefix: string) {
   const d = mkdtempSync(join(tmpdir(), prefix));
   made.push(d);
   return d;
+}
+/** An environment whose PATH has a `gemini` that answers `--version` as `version` does. */
+function geminiOnPath(version: string): Record<string, string> {
+  const bin = temp("gd-bin-");
+  writeFileSync(join(bin, "gemini"), `#!/bin/sh\necho ${version}\n`);
+  chmodSync(join(bin, "gemini"), 0o755);
+  return { PATH: bin };
 }
 
 describe("geminiDoctor", () => {
@@ -38,8 +45,9 @@ describe("geminiDoctor", () => {
       join(home, ".gemini", "trustedFolders.json"),
       JSON.stringify({ [cwd]: "TRUST_FOLDER" }),
     );
-    const ok = await geminiDoctor({ cwd, home, env: {} });
+    const ok = await geminiDoctor({ cwd, home, env: geminiOnPath("0.61.0") });
     expect(ok.map((f) => [f.check, f.ok])).toEqual([
+      ["version", true],
       ["hooks", true],
       ["loadable", true],
       ["trust", true],
@@ -47,7 +55,8 @@ describe("geminiDoctor", () => {
       ["todo-tool", true],
     ]);
 
-    expect(ok[1]?.message).toMatch(/^the hook command starts \(.*dist\/hook\/main\.cjs\)$/);
+    expect(ok[0]?.message).toBe("Gemini CLI 0.61.0 (needs 0.39.0 or newer)");
+    expect(ok[2]?.message).toMatch(/^the hook command starts \(.*dist\/hook\/main\.cjs\)$/);
 
     writeFileSync(join(home, ".gemini", "trustedFolders.json"), "{}");
     writeFileSync(
@@ -64,12 +73,41 @@ describe("geminiDoctor", () => {
       "/gone/todo-continuation/dist/hook/main.cjs",
     );
     writeFileSync(join(cwd, ".gemini", "settings.json"), moved);
-    const bad = await geminiDoctor({ cwd, home, env: {} });
+    const bad = await geminiDoctor({ cwd, home, env: { PATH: temp("gd-empty-") } });
     const failing = bad.filter((f) => !f.ok);
-    expect(failing.map((f) => f.check)).toEqual(["loadable", "trust", "enabled", "todo-tool"]);
-    expect(failing[0]?.message).toContain(
+    expect(failing.map((f) => f.check)).toEqual([
+      "version",
+      "loadable",
+      "trust",
+      "enabled",
+      "todo-tool",
+    ]);
+    expect(failing[0]?.message).toBe(
+      "the hooks are installed, but no `gemini` on PATH answers `gemini --version`",
+    );
+    expect(failing[1]?.message).toContain(
       "runs /gone/todo-continuation/dist/hook/main.cjs, which is not there",
     );
     expect(failing.every((f) => typeof f.fix === "string" && f.fix !== "")).toBe(true);
+  });
+
+  it("says when Gemini CLI is older than the oldest release tested", async () => {
+    const home = temp("gd-h-");
+    const cwd = temp("gd-p-");
+    await installGemini({ projectDir: cwd, env: { HOME: home }, out: () => {} });
+    const version = async (v: string) =>
+      (await geminiDoctor({ cwd, home, env: geminiOnPath(v) })).filter(
+        (f) => f.check === "version",
+      );
+    expect(await version("0.38.2")).toEqual([
+      {
+        host: "gemini",
+        check: "version",
+        ok: false,
+        message: "Gemini CLI 0.38.2 is older than 0.39.0, the oldest tested",
+        fix: "npm install -g @google/gemini-cli@latest",
+      },
+    ]);
+    expect((await version("0.39.0")).map((f) => f.ok)).toEqual([true]);
   });
 });

@@ -2,7 +2,9 @@ import type { DoctorCheck, DoctorContext, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { type InstalledCommand, twiceFinding } from "../hook-kit/doctor-copies.js";
 import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
+import { missingProgram, versionFindings } from "../hook-kit/doctor-version.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
+import { detectVersion } from "../hook-kit/version.js";
 import { type GeminiTarget, geminiSettingsPath, trustedFoldersPath } from "./paths.js";
 import {
   GEMINI_HOOK_SPECS,
@@ -15,6 +17,21 @@ import {
 import { folderTrustOf } from "./trust.js";
 
 const HOST = "gemini";
+
+/**
+ * The oldest release the end-to-end suite runs (docs/gemini.md): on 0.38 a subagent's write_todos
+ * reached the parent's list, and the parent was nudged about the child's items.
+ */
+export const MIN_GEMINI_VERSION = "0.39.0";
+
+const GATE = {
+  host: HOST,
+  name: "Gemini CLI",
+  min: MIN_GEMINI_VERSION,
+  minReason: "the oldest tested",
+  missing: missingProgram("hooks are", "gemini", "npm install -g @google/gemini-cli"),
+  upgrade: "npm install -g @google/gemini-cli@latest",
+};
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +76,8 @@ export const geminiDoctor: DoctorCheck = async (ctx) => {
     { target: "user" as const, ...user },
   ].filter((s) => s.error !== null || ourGeminiHandlers(s.value).length > 0);
   if (installs.length === 0) return findings;
+  const version = await detectVersion("gemini", ctx.env);
+  findings.push(...versionFindings(GATE, version, { env: ctx.env, targets: [] }));
   const commands: InstalledCommand[] = [];
   for (const install of installs) {
     const fix = `todo-continuation install gemini --${install.target}`;

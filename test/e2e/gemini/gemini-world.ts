@@ -20,9 +20,14 @@ import { ensureHost, hostBin, REPO_ROOT } from "../support/host-cache.js";
 
 /** The pinned Gemini CLI: the version these tests were written against. */
 export const GEMINI_CLI_VERSION = "0.61.0";
+/**
+ * The oldest release supported (the doctor's minimum): on 0.38 a subagent's write_todos reached
+ * the parent's list.
+ */
+export const GEMINI_CLI_OLDEST = "0.39.0";
 
-export function geminiBin(): string {
-  return hostBin(ensureHost("@google/gemini-cli", GEMINI_CLI_VERSION), "gemini");
+export function geminiBin(version: string = GEMINI_CLI_VERSION): string {
+  return hostBin(ensureHost("@google/gemini-cli", version), "gemini");
 }
 
 export const CLI = join(REPO_ROOT, "dist", "cli", "main.js");
@@ -33,10 +38,14 @@ export interface GeminiProject {
   /** Where our hook keeps the lists (the install's default). */
   storeDir: string;
   childRoot: string;
+  /** The Gemini CLI release that runs in it. */
+  version: string;
   cleanup(): void;
 }
 
 export interface ProjectOptions {
+  /** The Gemini CLI release to run (default: the pinned one). */
+  version?: string;
   model?: string;
   taskTracker?: boolean;
   /** Settings written before our install, kept by it. */
@@ -71,6 +80,7 @@ export function makeProject(options: ProjectOptions = {}): GeminiProject {
     dir,
     storeDir: join(dir, ".gemini", "todo-continuation"),
     childRoot,
+    version: options.version ?? GEMINI_CLI_VERSION,
     cleanup() {
       for (const d of [home, dir, childRoot]) rmSync(d, { recursive: true, force: true });
     },
@@ -148,7 +158,7 @@ export function runGemini(
   extraArgs: string[] = [],
 ): Promise<Run> {
   return run(
-    geminiBin(),
+    geminiBin(project.version),
     ["-p", prompt, "-o", "stream-json", "--approval-mode", "yolo", ...extraArgs],
     {
       cwd: project.dir,
