@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,13 +8,18 @@ import { installQwen } from "./install.js";
 const root = mkdtempSync(join(tmpdir(), "tc-qwen-doctor-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A project and a HOME of their own under `root/<name>`, as the doctor's context. */
-function world(name: string) {
+/**
+ * A project and a HOME of their own under `root/<name>`, as the doctor's context, with a `qwen` on
+ * PATH that answers `--version` as `version` does.
+ */
+function world(name: string, version = "0.24.4") {
   const cwd = join(root, name, "project");
   const home = join(root, name, "home");
-  mkdirSync(cwd, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  return { cwd, home, env: {} };
+  const bin = join(root, name, "bin");
+  for (const dir of [cwd, home, bin]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(bin, "qwen"), `#!/bin/sh\necho ${version}\n`);
+  chmodSync(join(bin, "qwen"), 0o755);
+  return { cwd, home, env: { PATH: bin } };
 }
 
 describe("doctor for Qwen Code", () => {
@@ -99,5 +104,30 @@ describe("doctor for Qwen Code", () => {
       fix: expect.stringContaining("uninstall qwen --user"),
     });
     expect(twice?.message).toContain(old);
+  });
+
+  it("says when Qwen Code is older than the oldest release tested, or not there", async () => {
+    const version = async (ctx: ReturnType<typeof world>) => {
+      await installQwen({ projectDir: ctx.cwd, env: { HOME: ctx.home }, out: () => undefined });
+      return (await qwenDoctor(ctx)).filter((f) => f.check === "version");
+    };
+    expect(await version(world("old", "0.23.3"))).toEqual([
+      {
+        host: "qwen",
+        check: "version",
+        ok: false,
+        message: "Qwen Code 0.23.3 is older than 0.23.4, the oldest tested",
+        fix: "npm install -g @qwen-code/qwen-code@latest",
+      },
+    ]);
+    const ok = await version(world("oldest", "0.23.4"));
+    expect(ok.map((f) => [f.ok, f.message])).toEqual([
+      [true, "Qwen Code 0.23.4 (needs 0.23.4 or newer)"],
+    ]);
+    const none = world("none");
+    const missing = await version({ ...none, env: { PATH: join(root, "none", "project") } });
+    expect(missing.map((f) => [f.ok, f.message])).toEqual([
+      [false, "the hooks are installed, but no `qwen` on PATH answers `qwen --version`"],
+    ]);
   });
 });

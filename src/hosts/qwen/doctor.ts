@@ -2,13 +2,30 @@ import type { DoctorCheck, DoctorFinding } from "../doctor.js";
 import { hookStartsFinding } from "../hook-kit/doctor-command.js";
 import { type InstalledCommand, twiceFinding } from "../hook-kit/doctor-copies.js";
 import { shortestStop, verifyFindings } from "../hook-kit/doctor-verify.js";
+import { missingProgram, versionFindings } from "../hook-kit/doctor-version.js";
 import { readJsonFile } from "../hook-kit/settings-file.js";
+import { detectVersion } from "../hook-kit/version.js";
 import { enablesTodoWrite, qwenSettingsPath } from "./install.js";
 import { QWEN } from "./protocol.js";
 import { mergeQwenHooks, qwenCommand, qwenStopTimeout } from "./settings.js";
 
 /**
- * `doctor` for Qwen Code: our hooks in the project's or the user's settings,
+ * The oldest release the end-to-end suite runs (docs/qwen.md): on 0.23.3 and older no stop is
+ * nudged or even recorded (measured).
+ */
+export const MIN_QWEN_VERSION = "0.23.4";
+
+const GATE = {
+  host: QWEN,
+  name: "Qwen Code",
+  min: MIN_QWEN_VERSION,
+  minReason: "the oldest tested",
+  missing: missingProgram("hooks are", "qwen", "npm install -g @qwen-code/qwen-code (on Node 22)"),
+  upgrade: "npm install -g @qwen-code/qwen-code@latest",
+};
+
+/**
+ * `doctor` for Qwen Code: its version, our hooks in the project's or the user's settings,
  * complete, naming a script that exists, not switched off by
  * `disableAllHooks`, and a `todo_write` tool turned on. Nothing installed:
  * no findings.
@@ -54,6 +71,8 @@ export const qwenDoctor: DoctorCheck = async (ctx) => {
   if (twice !== null) findings.push(twice);
   const stop = shortestStop(stops);
   if (stop === null) return findings;
+  const version = await detectVersion("qwen", ctx.env);
+  findings.unshift(...versionFindings(GATE, version, { env: ctx.env, targets: [] }));
   findings.push(
     ...verifyFindings(QWEN, ctx, stop.stopMs, `todo-continuation install qwen --${stop.target}`),
   );

@@ -22,12 +22,17 @@ import { closeTrapEmpty, startTrap, type Trap } from "../support/trap.js";
 
 /** The Qwen Code release these suites are pinned to (it needs Node 22 or newer). */
 export const QWEN_VERSION = "0.24.4";
+/**
+ * The oldest release supported (the doctor's minimum): on 0.23.3 and older no stop is nudged or
+ * recorded.
+ */
+export const QWEN_OLDEST = "0.23.4";
 const NODE_22 = "22.23.3";
 
 export const DIST = process.env.TODO_CONTINUATION_DIST ?? join(REPO_ROOT, "dist");
 
-export function qwenBin(): string {
-  return hostBin(ensureHost("@qwen-code/qwen-code", QWEN_VERSION), "qwen");
+export function qwenBin(version: string = QWEN_VERSION): string {
+  return hostBin(ensureHost("@qwen-code/qwen-code", version), "qwen");
 }
 
 /** The folder holding Node 22's `node`, first on Qwen's PATH (its launcher runs `node`). */
@@ -58,6 +63,8 @@ export interface Project {
   dir: string;
   home: string;
   report: string;
+  /** The Qwen Code release that runs in it. */
+  version: string;
   cleanup(): void;
 }
 
@@ -80,7 +87,9 @@ export function cli(
  * ships it off) and updates and telemetry off; our hooks go into the
  * project's settings through `install qwen`.
  */
-export function createProject(options: { preset?: string; config?: unknown } = {}): Project {
+export function createProject(
+  options: { preset?: string; config?: unknown; version?: string } = {},
+): Project {
   const root = mkdtempSync(join(tmpdir(), "tc-qwen-"));
   const dir = join(root, "project");
   const home = join(root, "home");
@@ -104,7 +113,7 @@ export function createProject(options: { preset?: string; config?: unknown } = {
   const report = cli({ home }, args);
   // Retried: a hook Qwen started just before it was stopped may still write into the folder.
   const cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 5 });
-  return { root, dir, home, report, cleanup };
+  return { root, dir, home, report, version: options.version ?? QWEN_VERSION, cleanup };
 }
 
 const groups = new Set<number>();
@@ -164,7 +173,7 @@ export function startQwen(
   const args = ["-p", options.prompt, "--output-format", "stream-json", "--approval-mode", "yolo"];
   args.push(...(options.args ?? []));
   const env = { ...qwenEnv(project, server, trap), ...options.env };
-  const child = spawn(qwenBin(), args, {
+  const child = spawn(qwenBin(project.version), args, {
     cwd: project.dir,
     env,
     detached: true,
@@ -280,10 +289,11 @@ export interface Suite {
 }
 
 /** The host checked once, a trap for stray traffic (empty at the end), a server and project per test. */
-export function qwenSuite(): Suite {
+/** A suite's trap, scripted server and projects, for Qwen Code `version` (default: the pin). */
+export function qwenSuite(version: string = QWEN_VERSION): Suite {
   const live: { trap?: Trap; server?: OpenAiServer; project?: Project } = {};
   beforeAll(async () => {
-    qwenBin();
+    qwenBin(version);
     node22Dir();
     live.trap = await startTrap();
   });
@@ -305,7 +315,7 @@ export function qwenSuite(): Suite {
       return server;
     },
     project: (options) => {
-      const project = createProject(options);
+      const project = createProject({ ...options, version });
       live.project = project;
       return project;
     },
