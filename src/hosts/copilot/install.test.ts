@@ -225,7 +225,7 @@ describe("copilotDoctor", () => {
     expect(old?.message).toBe("Copilot CLI 1.0.10 is older than 1.0.11, the oldest tested");
   });
 
-  it("does not name the prompt-mode flaw for an install for the user (Copilot runs those)", async () => {
+  it("does not name the prompt-mode flaw where ours is installed for the user (Copilot runs those)", async () => {
     const { project, home, base, root } = fixture();
     await installCopilot({ ...base, target: "user" });
     const env = { HOME: home, PATH: copilotOnPath(root, "1.0.44") };
@@ -233,5 +233,10 @@ describe("copilotDoctor", () => {
     // The doctor found the user's file (it checks its command), and names no flaw for it.
     expect(findings.filter((f) => f.check === "loadable")).toHaveLength(1);
     expect(findings.filter((f) => f.check === "version").map((f) => f.ok)).toEqual([true]);
+    // Ours in both folders: the user's runs in prompt mode, so nothing is lost there either.
+    await installCopilot(base);
+    const both = await copilotDoctor({ cwd: project, home, env });
+    expect(both.filter((f) => f.check === "loadable")).toHaveLength(2);
+    expect(both.filter((f) => f.check === "version").map((f) => f.ok)).toEqual([true]);
   });
 });

@@ -99,7 +99,7 @@ export async function installCopilot(
   const theirs = await readFile(other, "utf8").catch(() => null);
   if (other !== path && theirs !== null && isOurHooksFile(theirs))
     out(`Note: ${twiceInstalled([path, other])}`);
-  if (changes.length > 0) {
+  if (changes.length > 0 && target === "project") {
     out(
       "Copilot loads a repository's hooks once the folder is trusted (or COPILOT_ALLOW_ALL=true); in prompt mode (copilot -p), 1.0.40 to 1.0.48 load them only with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true.",
     );

@@ -47,10 +47,13 @@ describe("versionFindings", () => {
   it("names none for an install of another target, or with the variable that lifts it", () => {
     expect(findingsOf("1.0.44", { env: {}, targets: ["user"] })).toHaveLength(1);
     expect(findingsOf("1.0.44", { env: {}, targets: [] })).toHaveLength(1);
+    // The install for the other target runs where the project's does not.
+    expect(findingsOf("1.0.44", { env: {}, targets: ["project", "user"] })).toHaveLength(1);
+    expect(findingsOf("1.0.44", { env: {}, targets: ["project", "project"] })).toHaveLength(2);
     const lifted = { env: { DEMO_REPO_HOOKS: "true" }, targets: ["project"] };
     expect(findingsOf("1.0.44", lifted)).toHaveLength(1);
     // Only the value it names lifts it.
-    const other = { env: { DEMO_REPO_HOOKS: "1" }, targets: ["project", "user"] };
+    const other = { env: { DEMO_REPO_HOOKS: "1" }, targets: ["project"] };
     expect(findingsOf("1.0.44", other).map((f) => f.ok)).toEqual([true, false]);
   });
 

@@ -43,7 +43,7 @@ export interface VersionFlaw {
   /** The first release with the defect, and the first without it (`x.y.z`). */
   from: string;
   fixedIn: string;
-  /** Only an install for this target meets it (any when absent). */
+  /** Only installs for this target alone meet it: one for another target as well gets round it. */
   target?: string;
   /** `NAME=value`: with this variable set, the defect does not arise. */
   liftedBy?: string;
@@ -71,7 +71,8 @@ export function versionFindings(
     return (
       compareVersions(version, versionOf(flaw.from)) >= 0 &&
       compareVersions(version, versionOf(flaw.fixedIn)) < 0 &&
-      (flaw.target === undefined || ctx.targets.includes(flaw.target)) &&
+      (flaw.target === undefined ||
+        (ctx.targets.length > 0 && ctx.targets.every((t) => t === flaw.target))) &&
       (flaw.liftedBy === undefined || ctx.env[name] !== value)
     );
   };
