@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DoctorFinding } from "../doctor.js";
+import { versionProgram } from "../hook-kit/test-support/version-program.js";
 import { claudeCodeDoctor } from "./doctor.js";
 import { installClaudeCode } from "./install.js";
 
@@ -21,10 +22,7 @@ delete process.env.CLAUDE_CONFIG_DIR;
 
 /** A folder with a `claude` that prints the given version, first on PATH. */
 function claudeOnPath(version: string): string {
-  const bin = temp("cc-doctor-bin-");
-  writeFileSync(join(bin, "claude"), `#!/bin/sh\necho "${version} (Claude Code)"\n`, {
-    mode: 0o755,
-  });
+  const bin = versionProgram(temp("cc-doctor-bin-"), "claude", `${version} (Claude Code)`);
   return `${bin}:${process.env.PATH ?? ""}`;
 }
 

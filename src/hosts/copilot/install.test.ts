@@ -1,15 +1,8 @@
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { versionProgram } from "../hook-kit/test-support/version-program.js";
 import { copilotDoctor } from "./doctor.js";
 import {
   COPILOT_HOOKS_FILE,
@@ -193,9 +186,7 @@ describe("copilotDoctor", () => {
   function copilotOnPath(root: string, version: string): string {
     const bin = join(root, "bin");
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, "copilot"), `#!/bin/sh\necho "GitHub Copilot CLI ${version}."\n`);
-    chmodSync(join(bin, "copilot"), 0o755);
-    return bin;
+    return versionProgram(bin, "copilot", `GitHub Copilot CLI ${version}.`);
   }
 
   it("says when the release cannot run a repository's hooks in prompt mode, and how to get round it", async () => {

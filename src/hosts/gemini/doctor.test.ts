@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { versionProgram } from "../hook-kit/test-support/version-program.js";
 import { geminiDoctor } from "./doctor.js";
 import { installGemini } from "./install.js";
 
@@ -16,10 +17,7 @@ function temp(prefix: string) {
 }
 /** An environment whose PATH has a `gemini` that answers `--version` as `version` does. */
 function geminiOnPath(version: string): Record<string, string> {
-  const bin = temp("gd-bin-");
-  writeFileSync(join(bin, "gemini"), `#!/bin/sh\necho ${version}\n`);
-  chmodSync(join(bin, "gemini"), 0o755);
-  return { PATH: bin };
+  return { PATH: versionProgram(temp("gd-bin-"), "gemini", version) };
 }
 
 describe("geminiDoctor", () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { versionProgram } from "../hook-kit/test-support/version-program.js";
 import { openCodeDoctor } from "./doctor.js";
 import { installOpenCode } from "./install.js";
 
@@ -16,8 +17,7 @@ afterAll(() => {
 });
 
 function world(version: string) {
-  const bin = temp("oc-doctor-bin-");
-  writeFileSync(join(bin, "opencode"), `#!/bin/sh\necho "${version}"\n`, { mode: 0o755 });
+  const bin = versionProgram(temp("oc-doctor-bin-"), "opencode", version);
   const home = temp("oc-doctor-home-");
   return {
     cwd: temp("oc-doctor-"),

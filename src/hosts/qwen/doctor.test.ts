@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { versionProgram } from "../hook-kit/test-support/version-program.js";
 import { qwenDoctor } from "./doctor.js";
 import { installQwen } from "./install.js";
 
@@ -17,9 +18,7 @@ function world(name: string, version = "0.24.4") {
   const home = join(root, name, "home");
   const bin = join(root, name, "bin");
   for (const dir of [cwd, home, bin]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(bin, "qwen"), `#!/bin/sh\necho ${version}\n`);
-  chmodSync(join(bin, "qwen"), 0o755);
-  return { cwd, home, env: { PATH: bin } };
+  return { cwd, home, env: { PATH: versionProgram(bin, "qwen", version) } };
 }
 
 describe("doctor for Qwen Code", () => {
