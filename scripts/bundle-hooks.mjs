@@ -64,12 +64,15 @@ for (const [host, [runner, spec]] of Object.entries(HOSTS)) {
           if (id !== ENTRY) return null;
           return [
             `import { processHookIo, writeHookReply } from ${JSON.stringify(`${dist}hosts/hook-kit/process.js`)};`,
+            `import { beginEvent } from ${JSON.stringify(`${dist}core/per-event.js`)};`,
             `import { ${runner}, ${spec} } from ${JSON.stringify(`${dist}hosts/${host}/hook.js`)};`,
             "/** The same contract as dist/hosts/hook-kit/entry.js, for this one host. */",
             "export async function runHookProcess(host, args, input) {",
             `  return host === ${JSON.stringify(host)} ? ${runner}(args, processHookIo(input)) : null;`,
             "}",
+            "/** The resident server's: every event of a host runs on one set of these modules. */",
             "export async function runHookWith(host, args, io) {",
+            "  beginEvent();",
             `  return host === ${JSON.stringify(host)} ? ${runner}(args, io) : null;`,
             "}",
             "/** Answers as the hook does when it fails on its own (it allows the stop). */",

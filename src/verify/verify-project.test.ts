@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beginEvent } from "../core/per-event.js";
 import { makeRepo } from "./test-support/repo.js";
 import { treeSnapshot, witnessHolds } from "./tree.js";
 import { verifyProject } from "./verify-project.js";
@@ -284,6 +285,28 @@ describe("the watch (Linux)", () => {
       writeFileSync(file, text);
       expect((await verifyProject(opts)).ran).toBe(true);
       expect(runs(counter)).toBe(3);
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "is never started by the resident server's events: each looks as a new process does",
+    async () => {
+      const cacheDir = mkdtempSync(join(scratch, "cache-e-"));
+      const counter = join(scratch, "count-e");
+      const opts = { settings: countingCheck(counter), cwd: repo, cacheDir };
+      beginEvent();
+      expect((await verifyProject(opts)).via).toBe("ran");
+      // Each event's first two looks stat the files, as a new process's would: what the event
+      // before looked at, and the watch it started, are forgotten.
+      for (let event = 0; event < 3; event++) {
+        beginEvent();
+        for (let look = 0; look < 2; look++) {
+          expect(await verifyProject(opts)).toMatchObject({ via: "witness", witness: "stats" });
+        }
+      }
+      // Within one event the watch still answers the third look.
+      expect(await verifyProject(opts)).toMatchObject({ via: "witness", witness: "watch" });
+      expect(runs(counter)).toBe(1);
     },
   );
 });

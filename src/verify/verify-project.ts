@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { perEvent } from "../core/per-event.js";
 import type { CheckResult, VerifySettings } from "../core/types.js";
 import {
   type CacheRecord,
@@ -89,6 +90,10 @@ async function tryLock(lock: string, staleAfterMs: number, now: number): Promise
 
 /** Projects (cache files) this process has looked at: a watch starts at the second look. */
 const looked = new Set<string>();
+// A hook process looks once; the resident server's events must not start watches of their own.
+perEvent(() => {
+  looked.clear();
+});
 
 /** A cached result, marked as such. */
 function reuse(record: CacheRecord | StampRecord, via: VerifyOutcome["via"]): VerifyOutcome {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type FSWatcher, statfsSync, watch } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { perEvent } from "../core/per-event.js";
 import { type Witness, witnessDirs } from "./tree.js";
 
 /**
@@ -56,6 +57,11 @@ function drop(key: string): void {
   live.get(key)?.close();
   live.delete(key);
 }
+
+// A hook process's watches end with it; the resident server's events keep none of another's.
+perEvent(() => {
+  for (const key of [...live.keys()]) drop(key);
+});
 
 function localFileSystem(path: string): boolean {
   try {

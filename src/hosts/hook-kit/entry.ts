@@ -1,3 +1,4 @@
+import { beginEvent } from "../../core/per-event.js";
 import { type HookIo, processHookIo } from "./process.js";
 import { loadHookRunner } from "./runners.js";
 
@@ -18,12 +19,16 @@ export async function runHookProcess(
   return runHookWith(host, args, processHookIo(input));
 }
 
-/** `runHookProcess` with io of the caller's (the hook server runs events for other processes). */
+/**
+ * `runHookProcess` with io of the caller's (the hook server runs events for other processes, one
+ * after another on the same modules: each starts with their per-event state forgotten).
+ */
 export async function runHookWith(
   host: string | undefined,
   args: readonly string[],
   io: HookIo,
 ): Promise<number | null> {
+  beginEvent();
   const run = await loadHookRunner(host);
   return run === null ? null : run(args, io);
 }

@@ -1,3 +1,4 @@
+import { perEvent } from "../../core/per-event.js";
 import type { PresetName, Store } from "../../core/types.js";
 import {
   CLAIM_RENEWED_AFTER_MS,
@@ -92,9 +93,11 @@ export interface HookMainSpec<E> {
 /** Nothing to say: the host carries on. */
 export const NO_REPLY: HookReply = { stdout: "", stderr: [] };
 
-/** `todo-continuation hook <host>`: resolves to the exit code, which is always 0. */
 /** The event the last `runHookMain` of this process read (its host's name for it), if any. */
 let lastEvent: string | null = null;
+perEvent(() => {
+  lastEvent = null;
+});
 
 /**
  * The event this process's hook answered: the code cache is refreshed the first time a bundle
@@ -120,6 +123,7 @@ function eventNameOf(input: string): string | null {
   return /"hook_event_name"\s*:\s*"([A-Za-z_-]{1,40})"/.exec(input.slice(0, 4096))?.[1] ?? null;
 }
 
+/** `todo-continuation hook <host>`: resolves to the exit code, which is always 0. */
 export async function runHookMain<E>(
   spec: HookMainSpec<E>,
   argv: readonly string[],

@@ -2,6 +2,7 @@ import { lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beginEvent } from "../../core/per-event.js";
 import { resolveScope } from "../../core/scope/scope.js";
 import type { TodoList } from "../../core/types.js";
 import { createFileStore, type FileStore } from "./file-store.js";
@@ -97,6 +98,30 @@ describe("LockLeases", () => {
       expect(renewed.record.token).not.toBe(first.record.token);
       leases.releaseAll();
       expect(entryExists(path)).toBe(false);
+    } finally {
+      leases.releaseAll();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("installs its exit handler again in each of the resident server's events", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-lease-event-"));
+    const leases = new LockLeases(newLockOwner(), 1000);
+    try {
+      for (let event = 0; event < 3; event++) {
+        beginEvent();
+        const before = process.listeners("exit");
+        const path = join(dir, `${event}.lock`);
+        expect(leases.acquire(path, () => {})).not.toBeNull();
+        const added = process.listeners("exit").filter((l) => !before.includes(l));
+        expect(added).toHaveLength(1);
+        // As the server ends an event: the handlers it installed run, as at an exit, and go.
+        for (const listener of added) {
+          process.removeListener("exit", listener);
+          (listener as (code: number) => void)(0);
+        }
+        expect(entryExists(path)).toBe(false);
+      }
     } finally {
       leases.releaseAll();
       rmSync(dir, { recursive: true, force: true });

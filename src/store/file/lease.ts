@@ -1,3 +1,4 @@
+import { perEvent } from "../../core/per-event.js";
 import {
   type HeldLock,
   type LockOwner,
@@ -31,6 +32,12 @@ interface Lease {
 /** Stores with leases still held, released on exit so no lock outlives its process. */
 const live = new Set<LockLeases>();
 let exitHookInstalled = false;
+// The resident server runs (and removes) the exit handlers an event installed as the event ends,
+// as the event's process would have exited: the next event installs its own.
+perEvent(() => {
+  live.clear();
+  exitHookInstalled = false;
+});
 
 function installExitHook(): void {
   if (exitHookInstalled) return;

@@ -12,6 +12,7 @@ import {
 import { hostname } from "node:os";
 import { randomHex } from "../../core/hash/random-hex.js";
 import { sha256Hex } from "../../core/hash/sha256.js";
+import { perEvent } from "../../core/per-event.js";
 import { writeAll } from "./atomic.js";
 import { O_NOFOLLOW, symlinkRefusal } from "./paths.js";
 
@@ -50,6 +51,10 @@ const GUARD_STALE_MS = 2_000;
  * belong to one run (a process image saved after load, a V8 startup snapshot, would carry it).
  */
 let host: { name: string; id: string } | undefined;
+// A name may change while the resident server lives: each event reads it, as its process would.
+perEvent(() => {
+  host = undefined;
+});
 function thisHost(): { name: string; id: string } {
   if (host === undefined) {
     const name = hostname();

@@ -39,8 +39,9 @@ import {
  * (a new process's loading and first run of the bundle are most of a hook's
  * cost). One event at a time, each as its own process would have run it: the
  * event's environment, working folder and umask are this process's while it
- * runs, and the host's bundle runs its top level afresh, so no module state
- * of one event is seen by the next. A question waiting while another event
+ * runs, on the one set of the host bundle's modules that every event of the
+ * host runs on, whose per-event state is forgotten before each
+ * (`core/per-event.ts`; a set whose event threw is dropped). A question waiting while another event
  * runs (a project's check can take minutes) is withdrawn by its hook, which
  * runs it itself. The server exits when nobody has asked for a while, when
  * its folder or its package is gone or changed, and when an event leaves
@@ -57,7 +58,7 @@ const CHECK_MS = 2_000;
 const STALE_MS = 60_000;
 /** A server that ran this many events makes way for a new one (memory V8 keeps for code). */
 const MAX_EVENTS = 5_000;
-/** How long after an answer the next event's modules are set up (a hook exits meanwhile). */
+/** How long after an answer the garbage is collected (a hook exits meanwhile). */
 const PREPARE_DELAY_MS = 15;
 /** How long an event's leftovers (timers, children, file calls) may run on before the server retires. */
 const LEFTOVER_MS = 2_000;
@@ -99,14 +100,11 @@ function retire(): void {
 
 const bundles = new HostBundles(bundleFilesOf(hookDir));
 
-/**
- * Runs the top level of every served host's bundle whose modules the last event used, off the
- * path a hook waits on, then collects the garbage of the events before.
- */
+/** Readies the server for the next event, off the path a hook waits on. */
 function prepare(): void {
   if (retiring) return;
   rememberEnv();
-  if (bundles.prepare() > 0) collectBetweenEvents();
+  collectBetweenEvents();
 }
 
 /**
@@ -187,6 +185,7 @@ async function run(question: ServerQuestion): Promise<{ answer: ServerAnswer; re
     // As an uncaught error ends a hook process: its stack on stderr, exit code 1.
     stderr += `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`;
     code = 1;
+    bundles.discard(question.host);
   }
   await settle(resourcesBefore);
   // What a hook process does as it exits: the exit handlers its modules installed.
@@ -268,7 +267,7 @@ async function answer(nonce: string): Promise<void> {
   runAfterAnswer();
   restore();
   // Later, not now: the hook that was answered is exiting, and on a machine of few cores the
-  // next instance's set-up would take its time from that exit.
+  // collection would take its time from that exit.
   setTimeout(prepare, PREPARE_DELAY_MS);
   if (events >= MAX_EVENTS) retire();
 }

@@ -6,13 +6,12 @@ import { bundleFilesOf, HostBundles } from "./host-bundles.js";
 
 /**
  * A bundle whose top level counts its runs (in a global all bundles share) and keeps a counter of
- * its own: `made` tells when the set was made, `bump` shows whether two sets share state.
+ * its own: `bump` shows whether two events share state.
  */
 const bundleSource = (name: string) => `
 globalThis.__hostBundleRuns = (globalThis.__hostBundleRuns ?? 0) + 1;
 let count = 0;
 exports.host = ${JSON.stringify(name)};
-exports.made = globalThis.__hostBundleRuns;
 exports.bump = () => ++count;
 `;
 
@@ -35,53 +34,50 @@ function modules(bundles: HostBundles, host: string): Record<string, unknown> {
 }
 
 describe("HostBundles", () => {
-  it("has every served host's next modules made between events, whatever host came last", () => {
+  it("runs every event of a host on one set of modules, made at its first event", () => {
     const bundles = new HostBundles(bundleFilesOf(dir));
     const hosts = ["claude-code", "codex", "gemini"];
-    // The first event of each host compiles and runs its bundle on the spot.
+    const first = new Map<string, Record<string, unknown>>();
     for (const host of hosts) {
-      expect(modules(bundles, host).host).toBe(host);
-      expect(bundles.prepare()).toBe(1);
-    }
-    // From then on, events of the three hosts in any order: none runs a bundle's top level.
-    const order = ["codex", "codex", "gemini", "claude-code", "gemini", "codex", "claude-code"];
-    for (const host of order) {
       const before = runs();
-      const got = modules(bundles, host);
-      expect(runs()).toBe(before);
-      expect(got.host).toBe(host);
-      expect(got.made).toBeLessThanOrEqual(before);
-      // Only the set this event used is made again.
-      expect(bundles.prepare()).toBe(1);
+      first.set(host, modules(bundles, host));
       expect(runs()).toBe(before + 1);
     }
-  });
-
-  it("gives each event a set of its own: no module state reaches the next event", () => {
-    const bundles = new HostBundles(bundleFilesOf(dir));
-    const seen = new Set<unknown>();
-    for (let event = 0; event < 5; event++) {
-      const got = modules(bundles, "codex");
-      expect(seen.has(got)).toBe(false);
-      seen.add(got);
-      expect((got.bump as () => number)()).toBe(1);
-      expect((got.bump as () => number)()).toBe(2);
-      bundles.prepare();
+    // From then on, events of the three hosts in any order: none runs a bundle's top level.
+    const before = runs();
+    for (const host of ["codex", "codex", "gemini", "claude-code", "gemini", "codex"]) {
+      const got = modules(bundles, host);
+      expect(got).toBe(first.get(host));
+      expect(got.host).toBe(host);
     }
+    expect(runs()).toBe(before);
   });
 
-  it("makes nothing when no set was used, and makes a used set once", () => {
+  it("keeps a host's module state from one event to the next, and apart from other hosts'", () => {
     const bundles = new HostBundles(bundleFilesOf(dir));
-    expect(bundles.prepare()).toBe(0);
-    modules(bundles, "gemini");
-    expect(bundles.prepare()).toBe(1);
-    expect(bundles.prepare()).toBe(0);
+    const bump = (host: string) => (modules(bundles, host).bump as () => number)();
+    expect([bump("codex"), bump("codex"), bump("gemini"), bump("codex")]).toEqual([1, 2, 1, 3]);
+  });
+
+  it("runs the next event on a new set once the set is discarded, and only that host's", () => {
+    const bundles = new HostBundles(bundleFilesOf(dir));
+    const codex = modules(bundles, "codex");
+    const gemini = modules(bundles, "gemini");
+    (codex.bump as () => number)();
+    bundles.discard("codex");
+    bundles.discard("not served yet");
+    const before = runs();
+    const renewed = modules(bundles, "codex");
+    expect(runs()).toBe(before + 1);
+    expect(renewed).not.toBe(codex);
+    expect((renewed.bump as () => number)()).toBe(1);
+    expect(modules(bundles, "gemini")).toBe(gemini);
+    expect(modules(bundles, "codex")).toBe(renewed);
   });
 
   it("refuses a bundle that changed under it, a removed one, and a host without one", () => {
     const bundles = new HostBundles(bundleFilesOf(dir));
     modules(bundles, "codex");
-    bundles.prepare();
     writeFileSync(join(dir, "codex.cjs"), `${bundleSource("codex")}\n// a new build`);
     const changed = bundles.modulesFor("codex");
     expect(changed).toEqual({ changed: `${join(dir, "codex.cjs")} changed` });

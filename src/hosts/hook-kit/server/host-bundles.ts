@@ -14,15 +14,17 @@ export interface BundleFiles {
 interface LoadedHost {
   bundle: Pick<CompiledBundle, "instantiate">;
   identity: string;
-  /** A fresh run of the bundle's top level, made between events, for the host's next event. */
-  next: Record<string, unknown> | null;
+  /** The set of its modules every event of the host runs on; null until the next event makes one. */
+  modules: Record<string, unknown> | null;
 }
 
 /**
- * The resident server's host bundles: each compiled once, and for every host served so far a
- * fresh set of its modules made between events, so the next event of any of them (a user may run
- * Claude Code and Codex CLI side by side) starts on modules already set up: a bundle's top level,
- * run on the path, would cost an event 0.17 to 0.25 ms (1.5 to 1.8 ms its first time).
+ * The resident server's host bundles: each compiled once, its top level run once, and every
+ * event of the host run on that one set of modules. A set made anew for each event (as earlier
+ * servers did, between events) ran each event's code cold: the new set's classes are new to
+ * V8's inline caches, 0.5 to 1 ms of an event on a machine whose bare node starts in 50 ms. What
+ * of a module's state belongs to one event is forgotten before each (`core/per-event.ts`); a set
+ * whose event failed is dropped, and the next event runs on a new one.
  */
 export class HostBundles {
   readonly #hosts = new Map<string, LoadedHost>();
@@ -33,9 +35,9 @@ export class HostBundles {
   }
 
   /**
-   * A fresh set of the host's modules (its top level run anew, or the set made between events),
-   * or why the server must not run it: `none`, the host has no bundle path; `changed`, the file
-   * is gone or changed under the server (an upgrade: a new server serves the new package).
+   * The host's modules (made on its first event, and after a {@link discard}), or why the server
+   * must not run it: `none`, the host has no bundle path; `changed`, the file is gone or changed
+   * under the server (an upgrade: a new server serves the new package).
    */
   modulesFor(
     host: string,
@@ -45,29 +47,23 @@ export class HostBundles {
     const identity = this.#files.identity(file);
     const known = this.#hosts.get(host);
     if (known !== undefined && known.identity === identity) {
-      const modules = known.next ?? known.bundle.instantiate();
-      known.next = null;
-      return { modules };
+      known.modules ??= known.bundle.instantiate();
+      return { modules: known.modules };
     }
     if (known !== undefined || identity === null) return { changed: `${file} changed` };
     const bundle = this.#files.compile(file);
-    this.#hosts.set(host, { bundle, identity, next: null });
-    return { modules: bundle.instantiate() };
+    const modules = bundle.instantiate();
+    this.#hosts.set(host, { bundle, identity, modules });
+    return { modules };
   }
 
   /**
-   * Sets up the next event's modules of every host served so far whose set was used; how many
-   * were made. The bundles read no environment at their top level, so a set made now serves an
-   * event of any later moment.
+   * Drops the host's modules: its event ended in an error its hook did not catch, which may have
+   * left any module's state half made. The next event runs the bundle's top level anew.
    */
-  prepare(): number {
-    let made = 0;
-    for (const known of this.#hosts.values()) {
-      if (known.next !== null) continue;
-      known.next = known.bundle.instantiate();
-      made += 1;
-    }
-    return made;
+  discard(host: string): void {
+    const known = this.#hosts.get(host);
+    if (known !== undefined) known.modules = null;
   }
 }
 
