@@ -79,8 +79,8 @@ export function awaitHookServer(): boolean {
 }
 
 /**
- * How long the resident server's work between events takes to end: it sets up the next event's
- * modules 15 ms after an answer, then collects its garbage (up to about 15 ms on a slow machine).
+ * How long the resident server's work between events takes to end: it collects its garbage 15 ms
+ * after an answer (up to about 15 ms on a slow machine).
  * A timed process started sooner would share the machine with that work, which no hook or bare
  * start in a host does (its events come seconds apart): the bench waits this long before each.
  */

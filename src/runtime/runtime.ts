@@ -238,7 +238,10 @@ function listReplacement(todos: Todo[] | TodoList): ListReplacement {
 export const RETRY_TEXT =
   "Your last turn was cut short by a temporary provider error (network, rate limit or overload). Carry on from where you stopped.";
 
-/** From a random start: unique whichever process, or which of the resident server's events, takes the next. */
+/**
+ * From a random start: unique whichever process, or which of the resident server's events, takes
+ * the next.
+ */
 let turnCounter = Math.floor(Math.random() * 1_000_000);
 
 /** A turn id unique within the process and unlikely to repeat across processes. */

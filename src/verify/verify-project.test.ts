@@ -289,7 +289,7 @@ describe("the watch (Linux)", () => {
   );
 
   it.runIf(process.platform === "linux")(
-    "is never started by the resident server's events: each looks as a new process does",
+    "outlives none of the resident server's events: each event looks as a new process does",
     async () => {
       const cacheDir = mkdtempSync(join(scratch, "cache-e-"));
       const counter = join(scratch, "count-e");

@@ -44,13 +44,13 @@ export type Collected = "full" | "young" | "unavailable";
 
 /**
  * Collects garbage now, so that none is collected while an event runs. The server calls it
- * between events, once the next event's modules are set up. When the heap outside the young
- * generation has grown by {@link FULL_COLLECTION_GROWTH_BYTES} since the last full collection,
- * the whole heap is collected, before V8 would start a collection of its own; otherwise the young
- * generation is emptied. That is done after every event, though an event allocates only about
- * 0.3 MB: the next event then runs faster (by 0.04 to 0.65 ms, against emptying it only once
- * half full: the new modules are copied together, and the event allocates from an empty space),
- * for 1 to 5 ms of CPU between events on a slow machine.
+ * between events, 15 ms after an answer. When the heap outside the young generation has grown by
+ * {@link FULL_COLLECTION_GROWTH_BYTES} since the last full collection, the whole heap is
+ * collected, before V8 would start a collection of its own; otherwise the young generation is
+ * emptied. That is done after every event, though an event allocates only about 0.3 MB: the next
+ * event then ran faster (by 0.04 to 0.65 ms, against emptying it only once half full, measured
+ * when each event had a new set of modules, copied together; and the event allocates from an
+ * empty space), for 1 to 5 ms of CPU between events on a slow machine.
  */
 export function collectBetweenEvents(): Collected {
   const gc = collector();

@@ -41,11 +41,11 @@ import {
  * event's environment, working folder and umask are this process's while it
  * runs, on the one set of the host bundle's modules that every event of the
  * host runs on, whose per-event state is forgotten before each
- * (`core/per-event.ts`; a set whose event threw is dropped). A question waiting while another event
- * runs (a project's check can take minutes) is withdrawn by its hook, which
- * runs it itself. The server exits when nobody has asked for a while, when
- * its folder or its package is gone or changed, and when an event leaves
- * anything running behind it.
+ * (`core/per-event.ts`; a set whose event threw is dropped). A question
+ * waiting while another event runs (a project's check can take minutes) is
+ * withdrawn by its hook, which runs it itself. The server exits when nobody
+ * has asked for a while, when its folder or its package is gone or changed,
+ * and when an event leaves anything running behind it.
  */
 
 const [folder = "", hookDir = "", idleArg = ""] = process.argv.slice(2);
